@@ -1,0 +1,284 @@
+"""The one ``Array`` type, for every device.
+
+An ``Array`` holds a native array (``numpy.ndarray`` on the CPU,
+``cupy.ndarray`` on CUDA), our :class:`~._dtypes.DType` and our
+:class:`~._devices.Device`.  Users never construct it: ``Array(...)`` raises
+and points to ``asarray()``; :func:`_wrap` is the only way in.
+
+Operators are installed by ``_elementwise_functions`` and
+``_linear_algebra_functions`` from the very functions of the namespace, so the
+operator and the function can never disagree.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import Any
+
+from . import _dtypes as _dt
+from ._devices import Device, parse_device
+from ._dtypes import DType
+from ._flags import API_VERSION, check_version
+
+__all__ = ["Array"]
+
+
+class Array:
+    """An n-dimensional array of the Array API standard.
+
+    Create arrays with the namespace's creation functions (``asarray``,
+    ``zeros``, ...), never with ``Array(...)``.
+    """
+
+    __slots__ = ("__weakref__", "_data", "_device", "_dtype")
+
+    # Arrays are not hashable (``==`` is elementwise) and opt out of NumPy's
+    # ufunc dispatch, so ``ndarray + Array`` raises instead of silently
+    # converting our array to a NumPy one.
+    __hash__ = None  # type: ignore[assignment]
+    __array_ufunc__ = None
+    __array_priority__ = 1000
+
+    def __new__(cls, *args: object, **kwargs: object) -> Array:
+        msg = (
+            "Array objects cannot be constructed directly; use "
+            "ocean_array_api.asarray() or another creation function"
+        )
+        raise TypeError(msg)
+
+    # --- attributes ---------------------------------------------------------
+    @property
+    def dtype(self) -> DType:
+        """Data type of the array elements."""
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        """The device the array's data lives on."""
+        return self._device
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The array's dimensions, a tuple of Python ints."""
+        return self._data.shape  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int | None:
+        """Number of elements."""
+        return self._data.size  # type: ignore[no-any-return]
+
+    @property
+    def T(self) -> Array:
+        """Transpose of a 0-, 1- or 2-dimensional array (use ``mT`` for stacks)."""
+        if self._data.ndim > 2:
+            msg = (
+                "Array.T: only defined for arrays of at most 2 dimensions, got "
+                f"{self._data.ndim}; use x.mT or permute_dims()"
+            )
+            raise ValueError(msg)
+        return _wrap(self._data.T, self._dtype, self._device)
+
+    @property
+    def mT(self) -> Array:
+        """Transpose of the last two axes."""
+        from ._linear_algebra_functions import matrix_transpose
+
+        return matrix_transpose(self)
+
+    # --- namespace, devices -------------------------------------------------
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
+        """The namespace of this array (the module, or a namespace for another
+        revision of the standard when ``api_version`` names one)."""
+        if api_version is None or api_version == API_VERSION:
+            import ocean_array_api
+
+            return ocean_array_api
+        from ._namespace import namespace_for
+
+        return namespace_for(check_version(api_version, "__array_namespace__()"))
+
+    def to_device(self, device: Device | str, /, *, stream: Any = None) -> Array:
+        """Copy of this array on ``device`` (this array itself if already there)."""
+        dev = parse_device(device, "to_device()")
+        if dev is self._device:
+            return self
+        return _wrap(_transfer(self._data, self._device, dev, stream), self._dtype, dev)
+
+    # --- conversion to Python scalars (these materialise lazy data) --------
+    def _scalar(self, where: str) -> Any:
+        data = self._data
+        if data.ndim != 0:
+            msg = f"{where}: only 0-dimensional arrays convert to Python scalars, got shape {data.shape}"
+            raise TypeError(msg)
+        backend = self._device._backend
+        if backend.is_lazy(data):
+            data = backend.materialize(data)
+        return backend.to_host(data).item()
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("__bool__()"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("__complex__()"))
+
+    def __float__(self) -> float:
+        if self._dtype in _dt._complex_floating:
+            msg = "__float__(): cannot convert a complex array to float; use real() or abs()"
+            raise TypeError(msg)
+        return float(self._scalar("__float__()"))
+
+    def __int__(self) -> int:
+        if self._dtype in _dt._complex_floating:
+            msg = "__int__(): cannot convert a complex array to int"
+            raise TypeError(msg)
+        return int(self._scalar("__int__()"))
+
+    def __index__(self) -> int:
+        if self._dtype not in _dt._integer:
+            msg = f"__index__(): only integer arrays can be used as an index, got {self._dtype}"
+            raise TypeError(msg)
+        return int(self._scalar("__index__()"))
+
+    # --- interchange --------------------------------------------------------
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """NumPy conversion (``numpy.asarray(x)``); CPU arrays only, see Notes.
+
+        Notes
+        -----
+        Arrays on other devices raise TypeError rather than copying to the host
+        implicitly; move them with ``to_device("cpu")`` first.
+        """
+        backend = self._device._backend
+        if self._device._kind != "cpu":
+            msg = (
+                f"__array__(): the array is on {self._device!r}; implicit conversion "
+                f"to a NumPy array is refused, use x.to_device('cpu') first"
+            )
+            raise TypeError(msg)
+        data = backend.to_host(self._data)
+        if copy is True:
+            return data.astype(dtype if dtype is not None else data.dtype, copy=True)
+        if dtype is not None and dtype != data.dtype:
+            if copy is False:
+                msg = "__array__(): a dtype change needs a copy but copy=False"
+                raise ValueError(msg)
+            return data.astype(dtype)
+        return data
+
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Export as a DLPack capsule (see the standard's ``__dlpack__``)."""
+        from ._creation_functions import dlpack_export
+
+        return dlpack_export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self, /) -> tuple[int, int]:
+        """The ``(device_type, device_id)`` of the DLPack protocol."""
+        return self._device._backend.dlpack_device(self._data, self._device._index)
+
+    # --- indexing -----------------------------------------------------------
+    def __getitem__(self, key: Any, /) -> Array:
+        """``x[key]`` for the standard's indexing (see ``_indexing``)."""
+        data = self._data
+        # Fast paths: a single int or slice of ints.
+        tk = key.__class__
+        if tk is slice:
+            if (
+                (key.start is None or key.start.__class__ is int)
+                and (key.stop is None or key.stop.__class__ is int)
+                and (key.step is None or key.step.__class__ is int)
+                and data.ndim
+            ):
+                return _wrap(data[key], self._dtype, self._device)
+        elif tk is int and data.ndim:
+            n = data.shape[0]
+            if -n <= key < n:
+                return _wrap(data[key], self._dtype, self._device)
+        from ._indexing import native_key
+
+        nkey = native_key(self, key, "__getitem__()")
+        res = self._device._ops["getitem"](data, nkey)
+        if res.__class__ is not self._device._native:
+            res = self._device._backend.to_native(res)
+        return _wrap(res, self._dtype, self._device)
+
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        """``x[key] = value``; ``value`` must promote to ``x.dtype``."""
+        from ._indexing import setitem
+
+        setitem(self, key, value)
+
+    def __iter__(self) -> Any:
+        if self._data.ndim == 0:
+            msg = "iteration over a 0-dimensional array"
+            raise TypeError(msg)
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    # --- misc ---------------------------------------------------------------
+    def __repr__(self) -> str:
+        backend = self._device._backend
+        host = backend.to_host(backend.materialize(self._data))
+        import numpy as np
+
+        body = np.array2string(host, separator=", ", prefix="Array(")
+        where = "" if self._device is _CPU else f", device={self._device}"
+        return f"Array({body}, dtype={self._dtype}{where})"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        backend = self._device._backend
+        host = backend.to_host(backend.materialize(self._data))
+        return (_unpickle, (host, self._dtype._name, str(self._device)))
+
+    def __copy__(self) -> Array:
+        return _wrap(self._device._ops["copy"](self._data), self._dtype, self._device)
+
+    def __deepcopy__(self, memo: Any) -> Array:
+        return self.__copy__()
+
+
+_object_new = object.__new__
+
+
+def _wrap(data: Any, dtype: DType, device: Device) -> Array:
+    """The only way to make an Array: no checks, the caller guarantees them."""
+    a = _object_new(Array)
+    a._data = data
+    a._dtype = dtype
+    a._device = device
+    return a
+
+
+def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
+    dev = parse_device(device, "unpickle")
+    return _wrap(dev._backend.from_host(host, dev._index), _dt._by_name(dtype_name), dev)
+
+
+def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:
+    """Copy native ``data`` from device ``src`` to device ``dst``."""
+    if src._kind == dst._kind:
+        return dst._backend.transfer(data, dst._index, stream=stream)
+    host = src._backend.to_host(src._backend.materialize(data), stream=stream)
+    return dst._backend.from_host(host, dst._index, stream=stream)
+
+
+def _index_arg(x: Any) -> int:
+    return operator.index(x)
+
+
+from ._devices import CPU as _CPU  # noqa: E402

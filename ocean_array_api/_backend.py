@@ -1,0 +1,186 @@
+"""The backend protocol and the registry that finds backends.
+
+A backend serves one *device kind* ("cpu", "cuda", ...).  It is Ocean's
+function look-up table: ``ops`` maps operation names to callables on *native*
+arrays (``numpy.ndarray`` for the CPU, ``cupy.ndarray`` for CUDA), plus a few
+explicit methods (device enumeration, allocation and transfer, DLPack,
+synchronisation) and capability flags.
+
+Rules for backends:
+
+- they never see :class:`~ocean_array_api._array_object.Array`; the front end
+  has already checked types, dtypes, shapes and devices, so a backend never
+  raises for a standard-input reason;
+- ``ops`` is a plain mutable dict looked up at call time, so that
+  ``ocean_ext.instrument()`` can wrap its entries;
+- an operation a backend lacks is simply absent from ``ops``; the front end
+  raises a clear error naming the operation and device kind
+  (:func:`missing_op`).
+
+Backends are found through the entry-point group ``ocean_array_api.backends``
+(entry name = device kind), lazily and once.  The built-in backends also work
+from a source checkout (``backends/`` next to this package).  A backend that
+fails to load produces one warning naming it, and its devices are absent.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["Backend", "available_kinds", "get_backend", "missing_op"]
+
+ENTRY_POINT_GROUP = "ocean_array_api.backends"
+_BUILTIN = {"cpu": "ocean_cpu:backend", "cuda": "ocean_cuda:backend"}
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """What a device kind's backend provides.
+
+    Attributes
+    ----------
+    kind : str
+        The device kind it serves, e.g. ``"cpu"``.
+    native_type : type
+        The native array class (``numpy.ndarray``).  Results of ``ops`` that
+        are not of this class (NumPy returns scalars from 0-d operations) are
+        passed through :meth:`to_native`.
+    ops : dict
+        Operation name -> callable on native arrays.
+    supports_byteswap, supports_complex32 : bool
+        Capability flags (non-native byte order; a native complex-half type).
+    max_dimensions : int or None
+        The largest number of dimensions an array may have.
+    """
+
+    kind: str
+    native_type: type
+    ops: dict[str, Callable[..., Any]]
+    supports_byteswap: bool
+    supports_complex32: bool
+    max_dimensions: int | None
+
+    def device_indices(self) -> tuple[int, ...]:
+        """Indices of the devices of this kind present on this machine."""
+
+    def to_native(self, obj: Any) -> Any:
+        """Turn a backend result that is not ``native_type`` into one (0-d)."""
+
+    def asarray(self, obj: Any, dtype: Any, index: int, copy: bool | None) -> Any:
+        """A native array from Python data, buffers or host (NumPy) arrays.
+
+        ``dtype`` is a NumPy dtype or None (infer).  ``copy`` follows the
+        standard's ``asarray`` (True: always, False: never, None: if needed).
+        """
+
+    def to_host(self, native: Any, *, stream: Any = None) -> Any:
+        """A NumPy array holding the same values (no copy when already host)."""
+
+    def from_host(self, host: Any, index: int, *, stream: Any = None) -> Any:
+        """A native array on device ``index`` from a NumPy array (a copy)."""
+
+    def transfer(self, native: Any, index: int, *, stream: Any = None) -> Any:
+        """A copy of a native array of this kind on device ``index``."""
+
+    def synchronize(self, index: int) -> None:
+        """Wait for all work queued on device ``index``."""
+
+    def dlpack_device(self, native: Any, index: int) -> tuple[int, int]:
+        """The ``(device_type, device_id)`` pair of the DLPack protocol."""
+
+    def from_dlpack(self, obj: Any, index: int, copy: bool | None) -> Any:
+        """A native array from a DLPack-capable object on this device kind."""
+
+    def is_lazy(self, native: Any) -> bool:
+        """Whether ``native`` is a lazy handle that needs ``materialize``."""
+
+    def materialize(self, native: Any) -> Any:
+        """Compute a lazy handle; identity for eager backends."""
+
+    def capabilities(self) -> Mapping[str, Any]:
+        """The inspection API's capabilities for this device kind."""
+
+
+_lock = threading.Lock()
+_loaded: dict[str, Backend | None] = {}
+_entry_points: dict[str, str] | None = None
+
+
+def _discover() -> dict[str, str]:
+    """Device kind -> "module:attribute", from entry points and built-ins."""
+    global _entry_points
+    if _entry_points is None:
+        found = dict(_BUILTIN)
+        try:
+            from importlib.metadata import entry_points
+
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                found[ep.name] = ep.value
+        except Exception:  # pragma: no cover - broken metadata must not break import
+            pass
+        _entry_points = found
+    return _entry_points
+
+
+def _import_target(target: str) -> Any:
+    modname, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        # Built-in backends from a source checkout: backends/ beside the package.
+        source_dir = Path(__file__).resolve().parent.parent / "backends"
+        if exc.name != modname or not (source_dir / modname).is_dir():
+            raise
+        sys.path.append(str(source_dir))
+        module = importlib.import_module(modname)
+    obj = module
+    for part in filter(None, attr.split(".")):
+        obj = getattr(obj, part)
+    return obj
+
+
+def get_backend(kind: str) -> Backend | None:
+    """The backend for device ``kind``, loading it on first use; None if absent.
+
+    A backend that fails to import warns once (naming itself) and counts as
+    absent from then on.
+    """
+    try:
+        return _loaded[kind]
+    except KeyError:
+        pass
+    with _lock:
+        if kind in _loaded:
+            return _loaded[kind]
+        target = _discover().get(kind)
+        backend: Backend | None = None
+        if target is not None:
+            try:
+                backend = _import_target(target)
+            except Exception as exc:
+                warnings.warn(
+                    f"ocean_array_api: the {kind!r} backend ({target}) could not be "
+                    f"loaded and its devices are unavailable: {exc}",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+        _loaded[kind] = backend
+        return backend
+
+
+def available_kinds() -> tuple[str, ...]:
+    """Device kinds with a registered backend (loaded or not)."""
+    return tuple(_discover())
+
+
+def missing_op(name: str, kind: str) -> NotImplementedError:
+    """The error for an operation a backend's table lacks."""
+    return NotImplementedError(
+        f"{name}(): the {kind!r} backend does not implement this operation"
+    )

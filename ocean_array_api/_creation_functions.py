@@ -1,0 +1,566 @@
+"""Creation functions of the Array API standard, and DLPack export/import."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _dtypes as _dt
+from ._array_object import Array, _transfer, _wrap
+from ._devices import Device, default_device, parse_device
+from ._dtypes import DType, check_dtype_arg
+from ._helpers import check_copy, check_shape, device_error, type_error
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
+    "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu",
+    "zeros", "zeros_like",
+]  # fmt: skip
+
+_SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+
+
+def _device_arg(device: object, where: str) -> Device:
+    return default_device() if device is None else parse_device(device, where)
+
+
+def _dtype_arg(dtype: object, where: str) -> DType | None:
+    return None if dtype is None else check_dtype_arg(dtype, where)
+
+
+# --- asarray -------------------------------------------------------------------
+def _infer_scalar_dtype(obj: Any, where: str) -> DType:
+    """Default dtype of a Python scalar or nested sequence of them."""
+    kinds = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        t = o.__class__
+        if t is bool:
+            kinds.add(0)
+        elif t is int:
+            kinds.add(1)
+        elif t is float:
+            kinds.add(2)
+        elif t is complex:
+            kinds.add(3)
+        elif t is Array:
+            msg = f"{where}: a sequence mixing arrays and Python scalars is not supported; use stack()"
+            raise TypeError(msg)
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+        elif isinstance(o, np.generic):
+            kinds.add(4)
+        else:
+            type_error(where, "obj", "an array, a Python scalar, a (nested) sequence of them, a buffer or a DLPack object", o)
+    if 4 in kinds:
+        return None  # type: ignore[return-value]  # let NumPy decide
+    if not kinds:
+        return _dt.DEFAULT_FLOAT
+    if kinds == {0}:
+        return _dt.bool
+    if 0 in kinds and len(kinds) > 1:
+        msg = f"{where}: cannot mix Python bools with numbers in one array"
+        raise TypeError(msg)
+    top = max(kinds)
+    return (_dt.DEFAULT_INT, _dt.DEFAULT_INT, _dt.DEFAULT_FLOAT, _dt.DEFAULT_COMPLEX)[top]
+
+
+def _from_native_dtype(native: np.dtype, where: str) -> DType:
+    dt = _dt.from_native(native)
+    if dt is None or not dt._standard:
+        msg = (
+            f"{where}: input of NumPy dtype {native} has no standard dtype here; "
+            f"convert it first (ocean_ext supports float16)"
+        )
+        raise TypeError(msg)
+    return dt
+
+
+def asarray(
+    obj: Any,
+    /,
+    *,
+    dtype: DType | None = None,
+    device: Device | None = None,
+    copy: bool | None = None,
+) -> Array:
+    """Convert ``obj`` to an array.
+
+    ``obj`` may be an array of this namespace, a Python scalar or nested
+    sequence of scalars, a NumPy array or scalar, an object with the buffer
+    protocol, or an object with ``__dlpack__``.  Python ints outside the int64
+    range raise OverflowError.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.asarray.html
+    """
+    where = "asarray()"
+    dt = _dtype_arg(dtype, where)
+    copy = check_copy(copy, where)
+    if obj.__class__ is Array:
+        dev = obj._device if device is None else parse_device(device, where)
+        data = obj._data
+        if dev is not obj._device:
+            if copy is False:
+                msg = f"{where}: moving an array from {obj._device} to {dev} needs a copy but copy=False"
+                raise ValueError(msg)
+            data = _transfer(data, obj._device, dev, None)
+            copied = True
+        else:
+            copied = False
+        if dt is not None and dt is not obj._dtype:
+            if copy is False:
+                msg = f"{where}: converting {obj._dtype} to {dt} needs a copy but copy=False"
+                raise ValueError(msg)
+            return _wrap(dev._ops["astype"](data, dt._native, True), dt, dev)
+        if copy and not copied:
+            data = dev._ops["copy"](data)
+        return _wrap(data, obj._dtype, dev)
+
+    dev = _device_arg(device, where)
+    backend = dev._backend
+    t = obj.__class__
+    if t in (bool, int, float, complex) or t is list or t is tuple:
+        if copy is False:
+            msg = f"{where}: converting Python objects always copies, but copy=False"
+            raise ValueError(msg)
+        target = dt if dt is not None else _infer_scalar_dtype(obj, where)
+        if target is not None and target in _dt._integer:
+            _check_int_range(obj, target, where)
+        native = target._native if target is not None else None
+        try:
+            data = backend.asarray(obj, native, dev._index, None)
+        except (ValueError, OverflowError) as exc:
+            if isinstance(exc, OverflowError):
+                raise
+            msg = f"{where}: {exc}"
+            raise ValueError(msg) from None
+        if target is None:
+            target = _from_native_dtype(data.dtype, where)
+        return _wrap(data, target, dev)
+
+    if isinstance(obj, (np.ndarray, np.generic)):
+        host = obj
+    elif hasattr(obj, "__dlpack__") and not hasattr(obj, "__array_interface__"):
+        return from_dlpack(obj, device=dev, copy=copy)
+    else:
+        try:
+            host = np.asarray(memoryview(obj)) if not hasattr(obj, "__array_interface__") else np.asarray(obj)
+        except TypeError:
+            type_error(where, "obj", "an array, a Python scalar, a sequence, a buffer or a DLPack object", obj)
+    src_dt = _from_native_dtype(host.dtype, where) if host.dtype != object else None
+    if src_dt is None:
+        msg = f"{where}: input of NumPy dtype object is not supported"
+        raise TypeError(msg)
+    target = dt if dt is not None else src_dt
+    needs_convert = target is not src_dt or not host.dtype.isnative
+    if dev._kind == "cpu":
+        if needs_convert:
+            if copy is False:
+                msg = f"{where}: converting {host.dtype} to {target} needs a copy but copy=False"
+                raise ValueError(msg)
+            data = host.astype(target._native)
+        else:
+            data = np.array(host, copy=copy) if copy else np.asarray(host)
+        return _wrap(data, target, dev)
+    if copy is False:
+        msg = f"{where}: moving host data to {dev} needs a copy but copy=False"
+        raise ValueError(msg)
+    if needs_convert:
+        host = host.astype(target._native)
+    return _wrap(backend.from_host(np.asarray(host), dev._index), target, dev)
+
+
+def _check_int_range(obj: Any, dt: DType, where: str) -> None:
+    info = np.iinfo(dt._native)
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if o.__class__ is int:
+            if not info.min <= o <= info.max:
+                msg = f"{where}: Python int {o} is out of bounds for {dt}"
+                raise OverflowError(msg)
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+
+
+# --- filled arrays ----------------------------------------------------------------
+def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
+    t = fill_value.__class__
+    if t not in (bool, int, float, complex):
+        if isinstance(fill_value, np.generic):
+            fill_value = fill_value.item()
+            t = fill_value.__class__
+        else:
+            type_error(where, "fill_value", "a Python bool, int, float or complex", fill_value)
+    if dt is None:
+        return {bool: _dt.bool, int: _dt.DEFAULT_INT, float: _dt.DEFAULT_FLOAT, complex: _dt.DEFAULT_COMPLEX}[t]
+    ok = (
+        (t is bool and dt is _dt.bool)
+        or (t is int and dt in _dt._numeric)
+        or (t is float and dt in _dt._floating)
+        or (t is complex and dt in _dt._complex_floating)
+    )
+    if not ok:
+        msg = f"{where}: a Python {t.__name__} fill_value does not fit dtype {dt}"
+        raise TypeError(msg)
+    if t is int and dt in _dt._integer:
+        _check_int_range(fill_value, dt, where)
+    return dt
+
+
+def full(
+    shape: int | tuple[int, ...],
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: DType | None = None,
+    device: Device | None = None,
+) -> Array:
+    """An array of ``shape`` filled with ``fill_value``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full.html
+    """
+    where = "full()"
+    shp = check_shape(shape, where)
+    dt = _fill_dtype(fill_value, _dtype_arg(dtype, where), where)
+    dev = _device_arg(device, where)
+    if isinstance(fill_value, np.generic):
+        fill_value = fill_value.item()
+    return _wrap(dev._ops["full"](dev._index, shp, fill_value, dt._native), dt, dev)
+
+
+def _filled(name: str, fill: int) -> Any:
+    where = f"{name}()"
+
+    def func(
+        shape: int | tuple[int, ...],
+        *,
+        dtype: DType | None = None,
+        device: Device | None = None,
+    ) -> Array:
+        shp = check_shape(shape, where)
+        dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
+        dev = _device_arg(device, where)
+        return _wrap(dev._ops[name](dev._index, shp, dt._native), dt, dev)
+
+    func.__name__ = func.__qualname__ = name
+    return func
+
+
+zeros = _filled("zeros", 0)
+zeros.__doc__ = f"An array of zeros.\n\nSee {_SPEC.format('zeros')}"
+ones = _filled("ones", 1)
+ones.__doc__ = f"An array of ones.\n\nSee {_SPEC.format('ones')}"
+empty = _filled("empty", 0)
+empty.__doc__ = f"An uninitialised array.\n\nSee {_SPEC.format('empty')}"
+
+
+def _like(name: str, base: Any) -> Any:
+    where = f"{name}()"
+
+    def func(
+        x: Array, /, *, dtype: DType | None = None, device: Device | None = None
+    ) -> Array:
+        if x.__class__ is not Array:
+            type_error(where, "x", "an array", x)
+        return base(
+            x._data.shape,
+            dtype=x._dtype if dtype is None else dtype,
+            device=x._device if device is None else device,
+        )
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"Like {base.__name__}(), with the shape (and by default dtype and device) of ``x``.\n\nSee {_SPEC.format(name)}"
+    return func
+
+
+zeros_like = _like("zeros_like", zeros)
+ones_like = _like("ones_like", ones)
+empty_like = _like("empty_like", empty)
+
+
+def full_like(
+    x: Array,
+    /,
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: DType | None = None,
+    device: Device | None = None,
+) -> Array:
+    """An array like ``x`` filled with ``fill_value``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full_like.html
+    """
+    if x.__class__ is not Array:
+        type_error("full_like()", "x", "an array", x)
+    return full(
+        x._data.shape,
+        fill_value,
+        dtype=x._dtype if dtype is None else dtype,
+        device=x._device if device is None else device,
+    )
+
+
+def _real_scalar(value: Any, where: str, argname: str, *, allow_none: bool = False) -> Any:
+    if value is None and allow_none:
+        return None
+    if value.__class__ in (int, float):
+        return value
+    if isinstance(value, np.generic) and not isinstance(value, (np.bool_, np.complexfloating)):
+        return value.item()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    type_error(where, argname, "an int or float", value)
+
+
+def arange(
+    start: int | float,
+    /,
+    stop: int | float | None = None,
+    step: int | float = 1,
+    *,
+    dtype: DType | None = None,
+    device: Device | None = None,
+) -> Array:
+    """Evenly spaced values in ``[start, stop)``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html
+    """
+    where = "arange()"
+    start = _real_scalar(start, where, "start")
+    stop = _real_scalar(stop, where, "stop", allow_none=True)
+    step = _real_scalar(step, where, "step")
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        msg = f"{where}: `step` must not be zero"
+        raise ValueError(msg)
+    dt = _dtype_arg(dtype, where)
+    if dt is None:
+        is_int = all(v.__class__ is int for v in (start, stop, step))
+        dt = _dt.DEFAULT_INT if is_int else _dt.DEFAULT_FLOAT
+    elif dt not in _dt._real_numeric:
+        msg = f"{where}: `dtype` must be a real numeric dtype, got {dt}"
+        raise TypeError(msg)
+    dev = _device_arg(device, where)
+    return _wrap(dev._ops["arange"](dev._index, start, stop, step, dt._native), dt, dev)
+
+
+def eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: DType | None = None,
+    device: Device | None = None,
+) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.eye.html
+    """
+    where = "eye()"
+    for argname, v in (("n_rows", n_rows), ("n_cols", n_cols), ("k", k)):
+        if v is None and argname == "n_cols":
+            continue
+        if v.__class__ is not int:
+            type_error(where, argname, "an int", v)
+    if n_rows < 0 or (n_cols is not None and n_cols < 0):
+        msg = f"{where}: the number of rows and columns must not be negative"
+        raise ValueError(msg)
+    dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
+    dev = _device_arg(device, where)
+    m = n_rows if n_cols is None else n_cols
+    return _wrap(dev._ops["eye"](dev._index, n_rows, m, k, dt._native), dt, dev)
+
+
+def linspace(
+    start: int | float | complex,
+    stop: int | float | complex,
+    /,
+    num: int,
+    *,
+    dtype: DType | None = None,
+    device: Device | None = None,
+    endpoint: bool = True,
+) -> Array:
+    """``num`` evenly spaced numbers over ``[start, stop]``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html
+    """
+    where = "linspace()"
+    for argname, v in (("start", start), ("stop", stop)):
+        if v.__class__ not in (int, float, complex) and not isinstance(v, (int, float, complex)):
+            type_error(where, argname, "an int, float or complex", v)
+        if v.__class__ is bool:
+            type_error(where, argname, "an int, float or complex", v)
+    if num.__class__ is not int:
+        type_error(where, "num", "an int", num)
+    if num < 0:
+        msg = f"{where}: `num` must not be negative, got {num}"
+        raise ValueError(msg)
+    if endpoint is not True and endpoint is not False:
+        type_error(where, "endpoint", "a bool", endpoint)
+    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    dt = _dtype_arg(dtype, where)
+    if dt is None:
+        dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
+    elif dt not in _dt._floating or (is_complex and dt not in _dt._complex_floating):
+        msg = f"{where}: `dtype` must be a floating dtype (complex for complex bounds), got {dt}"
+        raise TypeError(msg)
+    dev = _device_arg(device, where)
+    return _wrap(
+        dev._ops["linspace"](dev._index, start, stop, num, dt._native, endpoint), dt, dev
+    )
+
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
+    """Coordinate matrices from coordinate vectors (a tuple since 2025.12).
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.meshgrid.html
+    """
+    where = "meshgrid()"
+    if indexing not in ("xy", "ij"):
+        msg = f"{where}: `indexing` must be 'xy' or 'ij', got {indexing!r}"
+        raise ValueError(msg)
+    if not arrays:
+        return ()
+    for i, a in enumerate(arrays):
+        if a.__class__ is not Array:
+            type_error(where, f"arrays[{i}]", "an array", a)
+        if a._data.ndim != 1:
+            msg = f"{where}: `arrays[{i}]` must be one-dimensional, got {a._data.ndim} dimensions"
+            raise ValueError(msg)
+    dt = arrays[0]._dtype
+    dev = arrays[0]._device
+    for i, a in enumerate(arrays[1:], 1):
+        if a._dtype is not dt:
+            msg = f"{where}: all arrays must have one dtype; `arrays[0]` is {dt}, `arrays[{i}]` is {a._dtype}"
+            raise TypeError(msg)
+        if a._device is not dev:
+            device_error(where, ("arrays[0]", f"arrays[{i}]"), (dev, a._device))
+    out = dev._ops["meshgrid"]([a._data for a in arrays], indexing)
+    return tuple(_wrap(o, dt, dev) for o in out)
+
+
+def _tri(name: str) -> Any:
+    where = f"{name}()"
+
+    def func(x: Array, /, *, k: int = 0) -> Array:
+        if x.__class__ is not Array:
+            type_error(where, "x", "an array", x)
+        if k.__class__ is not int:
+            type_error(where, "k", "an int", k)
+        if x._data.ndim < 2:
+            msg = f"{where}: `x` must have at least 2 dimensions, got {x._data.ndim}"
+            raise ValueError(msg)
+        return _wrap(x._device._ops[name](x._data, k), x._dtype, x._device)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"{'Lower' if name == 'tril' else 'Upper'} triangle of a (stack of) matrices.\n\nSee {_SPEC.format(name)}"
+    return func
+
+
+tril = _tri("tril")
+triu = _tri("triu")
+
+
+# --- DLPack ------------------------------------------------------------------------
+_DLPACK_KINDS = {1: "cpu", 2: "cuda", 3: "cuda"}  # kDLCPU, kDLCUDA, kDLCUDAHost
+
+
+def from_dlpack(
+    x: Any, /, *, device: Device | None = None, copy: bool | None = None
+) -> Array:
+    """An array from an object supporting the DLPack protocol.
+
+    Failures are TypeError (no DLPack support), BufferError (the data cannot
+    be exported or has an unsupported dtype) or ValueError (a copy would be
+    needed but ``copy=False``), never RuntimeError.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.from_dlpack.html
+    """
+    where = "from_dlpack()"
+    copy = check_copy(copy, where)
+    target = None if device is None else parse_device(device, where)
+    if x.__class__ is Array:
+        return asarray(x, device=target, copy=copy)
+    if not hasattr(x, "__dlpack__") or not hasattr(x, "__dlpack_device__"):
+        type_error(where, "x", "an object with __dlpack__ and __dlpack_device__", x)
+    try:
+        dl_type, dl_id = x.__dlpack_device__()
+    except Exception as exc:
+        msg = f"{where}: __dlpack_device__() failed: {exc}"
+        raise BufferError(msg) from None
+    kind = _DLPACK_KINDS.get(int(dl_type))
+    if kind is None:
+        msg = f"{where}: DLPack device type {dl_type} is not supported"
+        raise BufferError(msg)
+    src = Device("cpu", 0) if kind == "cpu" else parse_device(f"{kind}:{int(dl_id)}", where)
+    if target is None:
+        target = src
+    if kind == "cpu" and target._kind == "cpu":
+        src = target  # logical CPU devices share memory
+    try:
+        native = src._backend.from_dlpack(x, src._index, copy if target is src else None)
+    except (BufferError, TypeError, ValueError):
+        raise
+    except Exception as exc:  # e.g. RuntimeError from a producer
+        msg = f"{where}: {exc}"
+        raise BufferError(msg) from None
+    dt = _dt.from_native(native.dtype)
+    if dt is None or not dt._standard:
+        msg = f"{where}: DLPack data of dtype {native.dtype} has no standard dtype here"
+        raise BufferError(msg)
+    if target is not src:
+        if copy is False:
+            msg = f"{where}: moving data from {src} to {target} needs a copy but copy=False"
+            raise ValueError(msg)
+        native = _transfer(native, src, target, None)
+    return _wrap(native, dt, target)
+
+
+def dlpack_export(
+    x: Array, stream: Any, max_version: Any, dl_device: Any, copy: bool | None
+) -> Any:
+    """``Array.__dlpack__``: export, copying to ``dl_device`` when it differs."""
+    where = "__dlpack__()"
+    data = x._data
+    backend = x._device._backend
+    if dl_device is not None:
+        dl_type, dl_id = dl_device
+        here = backend.dlpack_device(data, x._device._index)
+        if (int(dl_type), int(dl_id)) != tuple(here):
+            kind = _DLPACK_KINDS.get(int(dl_type))
+            if kind is None:
+                msg = f"{where}: cannot export to DLPack device type {dl_type}"
+                raise BufferError(msg)
+            if copy is False:
+                msg = f"{where}: exporting to device {dl_device} needs a copy but copy=False"
+                raise ValueError(msg)
+            dst = parse_device(kind if kind == "cpu" else f"{kind}:{int(dl_id)}", where)
+            data = _transfer(data, x._device, dst, stream)
+            backend = dst._backend
+            copy = None
+    if not data.dtype.isnative:
+        if copy is False:
+            msg = f"{where}: a byte-swapped array can only be exported as a native copy"
+            raise BufferError(msg)
+        data = data.astype(data.dtype.newbyteorder("="))
+        copy = None
+    kwargs: dict[str, Any] = {}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    if copy is not None:
+        kwargs["copy"] = copy
+    if stream is not None:
+        kwargs["stream"] = stream
+    try:
+        return data.__dlpack__(**kwargs)
+    except (BufferError, TypeError, ValueError):
+        raise
+    except Exception as exc:
+        msg = f"{where}: {exc}"
+        raise BufferError(msg) from None

@@ -1,0 +1,407 @@
+"""Elementwise functions, and the Array operators built from them.
+
+Every function is made by one of two factories, :func:`_unary` and
+:func:`_binary`, from a row of a table: name, allowed dtypes, result dtype.
+The fast path (arrays of one dtype on one device) is a few identity tests and
+one dict look-up before the backend's kernel; promotion, Python scalars and
+errors take a slower path.  The operators (``+``, ``+=``, ``__radd__``, ...) are
+installed on :class:`Array` from the same functions at the bottom of this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as _np
+
+from . import _dtypes as _dt
+from ._array_object import Array, _wrap
+from ._dtypes import DType, promote
+from ._helpers import device_error, dtype_error, type_error
+
+_SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+
+_bool = _dt.bool
+_float64 = _dt.float64
+
+
+# --- Python scalars as operands --------------------------------------------
+def _python_scalar(value: Any) -> Any:
+    """A Python bool/int/float/complex for ``value``, or None if it is none.
+
+    NumPy scalars (``numpy.float64(1.0)``, ``numpy.int32(3)``) count as the
+    Python scalar of their kind; NumPy arrays do not.
+    """
+    t = value.__class__
+    if t is int or t is float or t is bool or t is complex:
+        return value
+    if isinstance(value, _np.generic):
+        item = value.item()
+        return item if item.__class__ in (bool, int, float, complex) else None
+    for kind in (bool, int, float, complex):
+        if isinstance(value, kind):
+            return kind(value)
+    return None
+
+
+def check_scalar(
+    value: Any, dt: DType, where: str, argname: str, *, allow_complex_upcast: bool
+) -> Any:
+    """Check a Python scalar against an array dtype (the standard's rules).
+
+    bool scalars go with bool arrays, ints with integer and floating arrays,
+    floats with floating arrays, complex with complex arrays (and with real
+    floating arrays when ``allow_complex_upcast``, since 2024.12).
+    """
+    v = _python_scalar(value)
+    t = v.__class__
+    if t is bool:
+        ok = dt is _bool
+    elif t is int:
+        ok = dt in _dt._numeric
+    elif t is float:
+        ok = dt in _dt._floating
+    elif t is complex:
+        ok = dt in _dt._complex_floating or (
+            allow_complex_upcast and dt in _dt._real_floating
+        )
+    else:
+        type_error(where, argname, "an array or a Python scalar (bool, int, float, complex)", value)
+    if not ok:
+        msg = (
+            f"{where}: a Python {t.__name__} `{argname}` cannot be combined with an "
+            f"array of dtype {dt}; use an array of a compatible dtype instead"
+        )
+        raise TypeError(msg)
+    return v
+
+
+def _scalar_operand(value: Any, dt: DType, where: str, argname: str) -> tuple[Any, DType]:
+    v = check_scalar(value, dt, where, argname, allow_complex_upcast=True)
+    if v.__class__ is complex and dt in _dt._real_floating:
+        return v, _dt.COMPLEX_OF[dt]
+    return v, dt
+
+
+def _resolve(where: str, x1: Any, x2: Any) -> tuple[Any, Any, DType, Any]:
+    """Operands of a binary function -> (native1, native2, dtype, device)."""
+    if x1.__class__ is Array:
+        dt = x1._dtype
+        dev = x1._device
+        if x2.__class__ is Array:
+            if x2._dtype is not dt:
+                dt = promote(dt, x2._dtype, where)
+            if x2._device is not dev:
+                device_error(where, ("x1", "x2"), (dev, x2._device))
+            return x1._data, x2._data, dt, dev
+        b, dt = _scalar_operand(x2, dt, where, "x2")
+        return x1._data, b, dt, dev
+    if x2.__class__ is Array:
+        a, dt = _scalar_operand(x1, x2._dtype, where, "x1")
+        return a, x2._data, dt, x2._device
+    msg = f"{where}: at least one of `x1`, `x2` must be an array, got {type(x1).__name__} and {type(x2).__name__}"
+    raise TypeError(msg)
+
+
+def _finish(res: Any, dt: DType, dev: Any) -> Array:
+    if res.__class__ is not dev._native:
+        res = dev._backend.to_native(res)
+    return _wrap(res, dt, dev)
+
+
+def _shape_error(where: str, exc: Exception) -> ValueError:
+    return ValueError(f"{where}: {exc}")
+
+
+# --- factories ---------------------------------------------------------------
+def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[..., Array]:
+    """A binary elementwise function.
+
+    ``result``: "promote" (the promoted dtype), "bool" (comparisons) or
+    "divide" (the default floating dtype for integer operands).
+    """
+    where = f"{name}()"
+
+    def func(x1: Any, x2: Any, /) -> Array:
+        if x1.__class__ is Array and x2.__class__ is Array and x1._dtype is x2._dtype:
+            dt = x1._dtype
+            dev = x1._device
+            if x2._device is not dev:
+                device_error(where, ("x1", "x2"), (dev, x2._device))
+            a = x1._data
+            b = x2._data
+        else:
+            a, b, dt, dev = _resolve(where, x1, x2)
+        if dt not in allowed:
+            dtype_error(where, "x1" if dt is getattr(x1, "_dtype", None) else "x2", allowed, dt)
+        try:
+            res = dev._ops[name](a, b)
+        except ValueError as exc:
+            raise _shape_error(where, exc) from None
+        if res.__class__ is not dev._native:
+            res = dev._backend.to_native(res)
+        if result == "promote":
+            return _wrap(res, dt, dev)
+        if result == "bool":
+            return _wrap(res, _bool, dev)
+        return _wrap(res, _float64 if dt in _dt._integer else dt, dev)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"
+    func._allowed = allowed  # type: ignore[attr-defined]
+    func._result = result  # type: ignore[attr-defined]
+    return func
+
+
+def _unary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[..., Array]:
+    """A unary elementwise function.
+
+    ``result``: "same", "bool", or "real" (the real dtype of a complex input).
+    """
+    where = f"{name}()"
+
+    def func(x: Array, /) -> Array:
+        if x.__class__ is not Array:
+            type_error(where, "x", "an array", x)
+        dt = x._dtype
+        if dt not in allowed:
+            dtype_error(where, "x", allowed, dt)
+        dev = x._device
+        res = dev._ops[name](x._data)
+        if res.__class__ is not dev._native:
+            res = dev._backend.to_native(res)
+        if result == "same":
+            return _wrap(res, dt, dev)
+        if result == "bool":
+            return _wrap(res, _bool, dev)
+        return _wrap(res, _dt.REAL_OF.get(dt, dt), dev)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"
+    return func
+
+
+_num = _dt._numeric
+_real = _dt._real_numeric
+_int = _dt._integer
+_intbool = _dt._integer_or_boolean
+_flt = _dt._floating
+_rflt = _dt._real_floating
+_cflt = _dt._complex_floating
+_all = _dt._all
+_b = _dt._boolean
+
+# fmt: off
+abs = _unary("abs", _num, "real", "Absolute value of each element.")  # noqa: A001
+acos = _unary("acos", _flt, "same", "Principal inverse cosine of each element.")
+acosh = _unary("acosh", _flt, "same", "Inverse hyperbolic cosine of each element.")
+asin = _unary("asin", _flt, "same", "Principal inverse sine of each element.")
+asinh = _unary("asinh", _flt, "same", "Inverse hyperbolic sine of each element.")
+atan = _unary("atan", _flt, "same", "Principal inverse tangent of each element.")
+atanh = _unary("atanh", _flt, "same", "Inverse hyperbolic tangent of each element.")
+bitwise_invert = _unary("bitwise_invert", _intbool, "same", "Bitwise NOT of each element.")
+ceil = _unary("ceil", _real, "same", "Smallest integer-valued number not less than each element.")
+conj = _unary("conj", _num, "same", "Complex conjugate of each element.")
+cos = _unary("cos", _flt, "same", "Cosine of each element (radians).")
+cosh = _unary("cosh", _flt, "same", "Hyperbolic cosine of each element.")
+exp = _unary("exp", _flt, "same", "Exponential of each element.")
+expm1 = _unary("expm1", _flt, "same", "exp(x) - 1 for each element, accurate near zero.")
+floor = _unary("floor", _real, "same", "Greatest integer-valued number not greater than each element.")
+imag = _unary("imag", _cflt, "real", "Imaginary component of each element.")
+isfinite = _unary("isfinite", _num, "bool", "Whether each element is finite.")
+isinf = _unary("isinf", _num, "bool", "Whether each element is infinite.")
+isnan = _unary("isnan", _num, "bool", "Whether each element is NaN.")
+log = _unary("log", _flt, "same", "Natural logarithm of each element.")
+log1p = _unary("log1p", _flt, "same", "log(1 + x) for each element, accurate near zero.")
+log2 = _unary("log2", _flt, "same", "Base-2 logarithm of each element.")
+log10 = _unary("log10", _flt, "same", "Base-10 logarithm of each element.")
+logical_not = _unary("logical_not", _b, "same", "Logical NOT of each element.")
+negative = _unary("negative", _num, "same", "Numerical negative of each element.")
+positive = _unary("positive", _num, "same", "Numerical positive of each element (a copy).")
+real = _unary("real", _num, "real", "Real component of each element.")
+reciprocal = _unary("reciprocal", _flt, "same", "1 / x for each element.")
+round = _unary("round", _num, "same", "Round each element to the nearest integer-valued number (ties to even).")  # noqa: A001
+sign = _unary("sign", _num, "same", "Sign of each element (x / |x| for complex).")
+signbit = _unary("signbit", _rflt, "bool", "Whether the sign bit of each element is set.")
+sin = _unary("sin", _flt, "same", "Sine of each element (radians).")
+sinh = _unary("sinh", _flt, "same", "Hyperbolic sine of each element.")
+square = _unary("square", _num, "same", "Square of each element.")
+sqrt = _unary("sqrt", _flt, "same", "Principal square root of each element.")
+tan = _unary("tan", _flt, "same", "Tangent of each element (radians).")
+tanh = _unary("tanh", _flt, "same", "Hyperbolic tangent of each element.")
+trunc = _unary("trunc", _real, "same", "Round each element toward zero.")
+
+add = _binary("add", _num, "promote", "Sum of each element of x1 with the element of x2.")
+atan2 = _binary("atan2", _rflt, "promote", "Inverse tangent of x1/x2, in the quadrant of (x2, x1).")
+bitwise_and = _binary("bitwise_and", _intbool, "promote", "Bitwise AND of each pair of elements.")
+bitwise_left_shift = _binary("bitwise_left_shift", _int, "promote", "Shift the bits of x1 to the left by x2.")
+bitwise_or = _binary("bitwise_or", _intbool, "promote", "Bitwise OR of each pair of elements.")
+bitwise_right_shift = _binary("bitwise_right_shift", _int, "promote", "Shift the bits of x1 to the right by x2.")
+bitwise_xor = _binary("bitwise_xor", _intbool, "promote", "Bitwise XOR of each pair of elements.")
+copysign = _binary("copysign", _rflt, "promote", "x1 with the sign of x2.")
+divide = _binary("divide", _num, "divide", "x1 / x2 for each pair of elements.\n\nNotes\n-----\nInteger operands (left unspecified by the standard) give the default floating dtype.")
+equal = _binary("equal", _all, "bool", "Whether x1 == x2 for each pair of elements.")
+floor_divide = _binary("floor_divide", _real, "promote", "Floor of x1 / x2 for each pair of elements.")
+greater = _binary("greater", _real, "bool", "Whether x1 > x2 for each pair of elements.")
+greater_equal = _binary("greater_equal", _real, "bool", "Whether x1 >= x2 for each pair of elements.")
+hypot = _binary("hypot", _rflt, "promote", "sqrt(x1**2 + x2**2) without undue overflow.")
+less = _binary("less", _real, "bool", "Whether x1 < x2 for each pair of elements.")
+less_equal = _binary("less_equal", _real, "bool", "Whether x1 <= x2 for each pair of elements.")
+logaddexp = _binary("logaddexp", _rflt, "promote", "log(exp(x1) + exp(x2)) for each pair of elements.")
+logical_and = _binary("logical_and", _b, "promote", "Logical AND of each pair of elements.")
+logical_or = _binary("logical_or", _b, "promote", "Logical OR of each pair of elements.")
+logical_xor = _binary("logical_xor", _b, "promote", "Logical XOR of each pair of elements.")
+maximum = _binary("maximum", _real, "promote", "Larger of each pair of elements (NaN propagates).")
+minimum = _binary("minimum", _real, "promote", "Smaller of each pair of elements (NaN propagates).")
+multiply = _binary("multiply", _num, "promote", "Product of each pair of elements.")
+nextafter = _binary("nextafter", _rflt, "promote", "Next representable value after x1 toward x2.")
+not_equal = _binary("not_equal", _all, "bool", "Whether x1 != x2 for each pair of elements.")
+pow = _binary("pow", _num, "promote", "x1 raised to the power x2.")  # noqa: A001
+remainder = _binary("remainder", _real, "promote", "Remainder of x1 / x2, with the sign of x2.")
+subtract = _binary("subtract", _num, "promote", "Difference x1 - x2 for each pair of elements.")
+# fmt: on
+
+
+def clip(
+    x: Array,
+    /,
+    min: int | float | Array | None = None,  # noqa: A002
+    max: int | float | Array | None = None,  # noqa: A002
+) -> Array:
+    """Clamp each element of ``x`` to ``[min, max]``.
+
+    The result has the dtype of ``x``; NaN in any operand gives NaN.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.clip.html
+    """
+    where = "clip()"
+    if x.__class__ is not Array:
+        type_error(where, "x", "an array", x)
+    dt = x._dtype
+    if dt not in _real:
+        dtype_error(where, "x", _real, dt)
+    dev = x._device
+    bounds = []
+    for argname, bound in (("min", min), ("max", max)):
+        if bound is None:
+            bounds.append(None)
+        elif bound.__class__ is Array:
+            if bound._device is not dev:
+                device_error(where, ("x", argname), (dev, bound._device))
+            if bound._dtype not in _real or (
+                bound._dtype is not dt and (bound._dtype in _int) != (dt in _int)
+            ):
+                msg = f"{where}: `{argname}` has dtype {bound._dtype}, which does not match x's {dt}"
+                raise TypeError(msg)
+            bounds.append(bound._data)
+        else:
+            v = check_scalar(bound, dt, where, argname, allow_complex_upcast=False)
+            if dt in _int:
+                ii = _np.iinfo(dt._native)
+                if argname == "min" and v < ii.min:
+                    v = None  # below every value of x: no bound
+                elif argname == "max" and v > ii.max:
+                    v = None
+                else:
+                    v = int(_np.clip(v, ii.min, ii.max))
+            bounds.append(v)
+    try:
+        res = dev._ops["clip"](x._data, bounds[0], bounds[1])
+    except ValueError as exc:
+        raise _shape_error(where, exc) from None
+    return _finish(res, dt, dev)
+
+
+# --- operators -----------------------------------------------------------------
+def _operand_ok(other: Any) -> bool:
+    return other.__class__ is Array or _python_scalar(other) is not None
+
+
+def _install_operators() -> None:
+    def forward(func: Callable[..., Array]) -> Callable[..., Any]:
+        def op(self: Array, other: Any, /) -> Any:
+            if other.__class__ is Array or other.__class__ in (int, float, bool, complex):
+                return func(self, other)
+            if _python_scalar(other) is None:
+                return NotImplemented
+            return func(self, other)
+
+        return op
+
+    def reflected(func: Callable[..., Array]) -> Callable[..., Any]:
+        def op(self: Array, other: Any, /) -> Any:
+            if not _operand_ok(other):
+                return NotImplemented
+            return func(other, self)
+
+        return op
+
+    def inplace(func: Callable[..., Array]) -> Callable[..., Any]:
+        name = func.__name__
+        where = f"in-place {name}()"
+
+        def op(self: Array, other: Any, /) -> Any:
+            if not _operand_ok(other):
+                return NotImplemented
+            a, b, dt, dev = _resolve(where, self, other)
+            result = func._result  # type: ignore[attr-defined]
+            if dt not in func._allowed:  # type: ignore[attr-defined]
+                dtype_error(where, "x2", func._allowed, dt)  # type: ignore[attr-defined]
+            rdt = _float64 if (result == "divide" and dt in _dt._integer) else dt
+            if rdt is not self._dtype:
+                msg = (
+                    f"{where}: the result would have dtype {rdt}, but an in-place "
+                    f"operation cannot change the dtype {self._dtype} of `x1`"
+                )
+                raise TypeError(msg)
+            from ._ext_hooks import check_writable
+
+            check_writable(self, where)
+            try:
+                dev._ops[name](a, b, out=a)
+            except ValueError as exc:
+                raise _shape_error(where, exc) from None
+            return self
+
+        return op
+
+    table = {
+        "add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+        "floordiv": floor_divide, "mod": remainder, "pow": pow,
+        "and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor,
+        "lshift": bitwise_left_shift, "rshift": bitwise_right_shift,
+    }  # fmt: skip
+    for short, func in table.items():
+        setattr(Array, f"__{short}__", forward(func))
+        setattr(Array, f"__r{short}__", reflected(func))
+        setattr(Array, f"__i{short}__", inplace(func))
+    for short, func in {
+        "eq": equal, "ne": not_equal, "lt": less, "le": less_equal,
+        "gt": greater, "ge": greater_equal,
+    }.items():  # fmt: skip
+        setattr(Array, f"__{short}__", forward(func))
+    for short, func in {
+        "neg": negative, "pos": positive, "abs": abs, "invert": bitwise_invert,
+    }.items():  # fmt: skip
+
+        def unary_op(self: Array, /, _f: Callable[..., Array] = func) -> Array:
+            return _f(self)
+
+        setattr(Array, f"__{short}__", unary_op)
+
+
+_install_operators()
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh",
+    "bitwise_and", "bitwise_left_shift", "bitwise_invert", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conj", "copysign", "cos",
+    "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide", "greater",
+    "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan", "less",
+    "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply",
+    "negative", "nextafter", "not_equal", "positive", "pow", "real", "reciprocal",
+    "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt",
+    "subtract", "tan", "tanh", "trunc",
+]  # fmt: skip

@@ -1,0 +1,103 @@
+"""Small, fast argument checks shared by every section of the namespace.
+
+Everything here is on the hot path: plain functions, ``type()`` identity tests
+and dict look-ups only.  Error messages name the function and the argument.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NoReturn
+
+from ._dtypes import CATEGORY_NAMES, DType
+
+_SCALARS = (bool, int, float, complex)
+
+
+def type_error(where: str, argname: str, expected: str, got: object) -> NoReturn:
+    msg = (
+        f"{where}: `{argname}` must be {expected}, got {type(got).__name__}"
+        + (f" {got!r}" if isinstance(got, (int, float, str)) else "")
+    )
+    raise TypeError(msg)
+
+
+def dtype_error(where: str, argname: str, allowed: set[DType], got: DType) -> NoReturn:
+    kind = CATEGORY_NAMES.get(id(allowed), "a supported")
+    hint = ""
+    if kind in ("a floating-point", "a real floating-point"):
+        hint = "; use astype(x, float64) first"
+    msg = f"{where}: `{argname}` must have {kind} dtype, got {got}{hint}"
+    raise TypeError(msg)
+
+
+def device_error(where: str, names: tuple[str, str], devices: tuple[Any, Any]) -> NoReturn:
+    msg = (
+        f"{where}: `{names[0]}` is on {devices[0]!r} and `{names[1]}` on "
+        f"{devices[1]!r}; move one with to_device()"
+    )
+    raise ValueError(msg)
+
+
+def normalize_axis(axis: object, ndim: int, where: str, argname: str = "axis") -> int:
+    """A single axis in ``[-ndim, ndim)`` as a non-negative int, else IndexError."""
+    if type(axis) is not int:
+        if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
+            type_error(where, argname, "an int", axis)
+        axis = operator.index(axis)
+    if -ndim <= axis < ndim:  # type: ignore[operator]
+        return axis + ndim if axis < 0 else axis  # type: ignore[operator,return-value]
+    msg = f"{where}: `{argname}` {axis} is out of bounds for an array of {ndim} dimension(s)"
+    raise IndexError(msg)
+
+
+def normalize_axes(
+    axis: object, ndim: int, where: str, argname: str = "axis"
+) -> tuple[int, ...] | None:
+    """None, an int or a tuple of ints -> None or a sorted tuple of unique axes."""
+    if axis is None:
+        return None
+    if type(axis) is tuple:
+        out = tuple(normalize_axis(a, ndim, where, argname) for a in axis)
+        if len(set(out)) != len(out):
+            msg = f"{where}: `{argname}` {axis} repeats an axis"
+            raise ValueError(msg)
+        return out
+    if isinstance(axis, (list, str, float)) or axis.__class__ is bool:
+        type_error(where, argname, "None, an int or a tuple of ints", axis)
+    return (normalize_axis(axis, ndim, where, argname),)
+
+
+def check_shape(shape: object, where: str, argname: str = "shape") -> tuple[int, ...]:
+    """A shape argument (int or tuple of non-negative ints) as a tuple."""
+    if type(shape) is int:
+        if shape < 0:
+            msg = f"{where}: `{argname}` must not be negative, got {shape}"
+            raise ValueError(msg)
+        return (shape,)
+    if type(shape) is tuple:
+        for s in shape:
+            if type(s) is not int:
+                if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+                    type_error(where, argname, "a tuple of ints", s)
+            if s < 0:
+                msg = f"{where}: `{argname}` must not have negative sizes, got {shape}"
+                raise ValueError(msg)
+        return tuple(operator.index(s) for s in shape)
+    if isinstance(shape, bool) or not hasattr(type(shape), "__index__") or isinstance(
+        shape, float
+    ):
+        type_error(where, argname, "an int or a tuple of ints", shape)
+    return check_shape(operator.index(shape), where, argname)  # type: ignore[arg-type]
+
+
+def check_bool(value: object, where: str, argname: str) -> bool:
+    if value is True or value is False:
+        return value  # type: ignore[return-value]
+    type_error(where, argname, "a bool", value)
+
+
+def check_copy(value: object, where: str) -> bool | None:
+    if value is None or value is True or value is False:
+        return value  # type: ignore[return-value]
+    type_error(where, "copy", "True, False or None", value)

@@ -1,0 +1,157 @@
+"""Validation of indexing keys, and ``__setitem__``.
+
+Accepted keys (the standard's, plus what NumPy users rely on where the standard
+leaves behaviour to the implementation):
+
+- integers, slices of integers, ``...``, ``None`` and tuples of them: basic
+  indexing (a view).  An integer outside ``[-n, n)`` is an IndexError.
+- integer arrays (of this namespace, integer dtype, same device), alone or in
+  a tuple with integers; mixing them with slices, ``...`` or ``None`` follows
+  NumPy (e.g. ``x[..., idx]``), which the standard leaves unspecified.
+- a boolean array as the *sole* index (``x[mask]``, also ``x[(mask,)]``),
+  whose shape must match the leading dimensions of ``x``.
+
+Anything else (lists, NumPy arrays, floats, Python bools) is an IndexError
+naming what came in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes as _dt
+from ._array_object import Array
+from ._helpers import device_error
+
+_BASIC = (int, slice, type(None), type(Ellipsis))
+
+
+def _check_slice(s: slice, where: str) -> None:
+    for part in (s.start, s.stop, s.step):
+        if part is not None and part.__class__ is not int:
+            if isinstance(part, Array) and part._dtype in _dt._integer and part.ndim == 0:
+                continue
+            msg = f"{where}: slice bounds must be ints or None, got {part!r}"
+            raise IndexError(msg)
+    if s.step == 0:
+        msg = f"{where}: slice step cannot be zero"
+        raise ValueError(msg)
+
+
+def native_key(x: Array, key: Any, where: str) -> Any:
+    """Check ``key`` against the standard's rules for ``x``; return the native key."""
+    items = key if key.__class__ is tuple else (key,)
+    ndim = x._data.ndim
+    shape = x._data.shape
+    n_axes = 0  # axes consumed by the key
+    ellipses = 0
+    has_array = False
+    out: list[Any] = []
+    for item in items:
+        t = item.__class__
+        if t is int:
+            n_axes += 1
+            out.append(item)
+        elif t is slice:
+            _check_slice(item, where)
+            n_axes += 1
+            out.append(item)
+        elif item is None:
+            out.append(None)
+        elif item is Ellipsis:
+            ellipses += 1
+            out.append(item)
+        elif t is Array:
+            if item._device is not x._device:
+                device_error(where, ("x", "key"), (x._device, item._device))
+            if item._dtype is _dt.bool:
+                if len(items) != 1:
+                    msg = (
+                        f"{where}: a boolean array index must be the only index; "
+                        f"index with x[mask] and then further, or use nonzero()"
+                    )
+                    raise IndexError(msg)
+                m = item._data.shape
+                if len(m) > ndim:
+                    msg = (
+                        f"{where}: boolean index of {len(m)} dimension(s) for an "
+                        f"array of {ndim}"
+                    )
+                    raise IndexError(msg)
+                for i, (a, b) in enumerate(zip(m, shape)):
+                    if a != b and a != 0:
+                        msg = (
+                            f"{where}: boolean index has size {a} in dimension {i}, "
+                            f"the array has {b}"
+                        )
+                        raise IndexError(msg)
+                return item._data
+            if item._dtype not in _dt._integer:
+                msg = f"{where}: array indices must have an integer or boolean dtype, got {item._dtype}"
+                raise IndexError(msg)
+            has_array = True
+            n_axes += 1
+            out.append(item._data)
+        else:
+            if hasattr(item, "__index__") and t is not bool and not hasattr(item, "shape"):
+                # e.g. numpy.int64 scalars
+                n_axes += 1
+                out.append(int(item))
+                continue
+            msg = (
+                f"{where}: {type(item).__name__} is not a valid index; use ints, slices, "
+                f"..., None, integer arrays or a boolean array of this namespace"
+            )
+            raise IndexError(msg)
+    if ellipses > 1:
+        msg = f"{where}: an index can only have a single ellipsis ('...')"
+        raise IndexError(msg)
+    if n_axes > ndim:
+        msg = f"{where}: too many indices ({n_axes}) for an array of {ndim} dimension(s)"
+        raise IndexError(msg)
+    # Bounds of integer indices (NumPy checks too, but its message names no axis).
+    if not has_array:
+        axis = 0
+        for item in out:
+            if item is Ellipsis:
+                axis = ndim - (n_axes - axis)
+                continue
+            if item is None:
+                continue
+            if item.__class__ is int:
+                size = shape[axis]
+                if not -size <= item < size:
+                    msg = f"{where}: index {item} is out of bounds for axis {axis} with size {size}"
+                    raise IndexError(msg)
+            axis += 1
+    return tuple(out)
+
+
+def setitem(x: Array, key: Any, value: Any) -> None:
+    """``x[key] = value`` after checking key, value dtype and device."""
+    where = "__setitem__()"
+    nkey = native_key(x, key, where)
+    dt = x._dtype
+    tv = value.__class__
+    if tv is Array:
+        if value._device is not x._device:
+            device_error(where, ("x", "value"), (x._device, value._device))
+        vdt = value._dtype
+        if vdt is not dt and _dt._PROMOTION.get((vdt, dt)) is not dt:
+            msg = (
+                f"{where}: cannot assign {vdt} values to an array of dtype {dt} "
+                f"without changing its dtype; use astype(value, {dt}) first"
+            )
+            raise TypeError(msg)
+        v = value._data
+    else:
+        from ._elementwise_functions import check_scalar
+
+        v = check_scalar(value, dt, where, "value", allow_complex_upcast=False)
+    try:
+        x._device._ops["setitem"](x._data, nkey, v)
+    except ValueError as exc:
+        if "read-only" in str(exc):
+            raise
+        msg = f"{where}: {exc}"
+        raise ValueError(msg) from None

@@ -1,0 +1,131 @@
+"""Namespaces for each supported revision of the standard.
+
+The module ``ocean_array_api`` itself serves the revision chosen by
+``OCEAN_ARRAY_API_VERSION``.  ``x.__array_namespace__(api_version=v)`` for
+another revision ``v`` returns a module object built here once: the same
+functions, minus the names ``v`` does not have, with the few functions whose
+behaviour changed between revisions replaced by ``v``'s variant.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+from ._flags import SUPPORTED_VERSIONS, at_least
+
+# Names each revision added, relative to the one before.
+ADDED: dict[str, tuple[str, ...]] = {
+    "2024.12": (
+        "count_nonzero", "cumulative_prod", "diff", "nextafter", "reciprocal",
+        "take_along_axis",
+    ),
+    "2025.12": ("broadcast_shapes", "isin"),
+}  # fmt: skip
+LINALG_ADDED: dict[str, tuple[str, ...]] = {"2025.12": ("eig", "eigvals")}
+
+
+def _missing(version: str, table: dict[str, tuple[str, ...]]) -> set[str]:
+    """Names introduced after ``version``."""
+    return {n for v, names in table.items() if not at_least(version, v) for n in names}
+
+
+def removed_names(version: str) -> set[str]:
+    return _missing(version, ADDED)
+
+
+def removed_linalg_names(version: str) -> set[str]:
+    return _missing(version, LINALG_ADDED)
+
+
+def _returning_list(func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> list[Any]:
+        return list(func(*args, **kwargs))
+
+    wrapper.__doc__ = (func.__doc__ or "") + "\n\nBefore 2025.12 this returns a list."
+    return wrapper
+
+
+def _arrays_only(func: Callable[..., Any]) -> Callable[..., Any]:
+    """2023.12 binary functions take arrays only (scalars came in 2024.12)."""
+    from ._array_object import Array
+
+    name = func.__name__
+
+    @functools.wraps(func)
+    def wrapper(x1: Any, x2: Any, /) -> Any:
+        if x1.__class__ is not Array or x2.__class__ is not Array:
+            msg = (
+                f"{name}(): Python scalar arguments need API version 2024.12 or later; "
+                f"this namespace is 2023.12, so pass arrays (asarray(value))"
+            )
+            raise TypeError(msg)
+        return func(x1, x2)
+
+    return wrapper
+
+
+def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
+    """Functions of ``ns`` whose behaviour in ``version`` differs from 2025.12."""
+    out: dict[str, Any] = {}
+    if not at_least(version, "2025.12"):
+        out["meshgrid"] = _returning_list(ns["meshgrid"])
+        out["broadcast_arrays"] = _returning_list(ns["broadcast_arrays"])
+    if not at_least(version, "2024.12"):
+        from . import _elementwise_functions as ew
+
+        for name in ew.__all__:
+            f = ns[name]
+            if hasattr(f, "_result"):  # the binary functions
+                out[name] = _arrays_only(f)
+
+    def info() -> Any:
+        from ._info import Info
+
+        return Info(version)
+
+    info.__name__ = info.__qualname__ = "__array_namespace_info__"
+    info.__doc__ = ns["__array_namespace_info__"].__doc__
+    out["__array_namespace_info__"] = info
+    return out
+
+
+_cache: dict[str, types.ModuleType] = {}
+
+
+def _submodule(name: str, module: types.ModuleType, drop: set[str]) -> types.ModuleType:
+    sub = types.ModuleType(name, module.__doc__)
+    names = [n for n in module.__all__ if n not in drop]
+    for n in names:
+        setattr(sub, n, getattr(module, n))
+    sub.__all__ = names  # type: ignore[attr-defined]
+    return sub
+
+
+def namespace_for(version: str) -> types.ModuleType:
+    """The namespace object for ``version`` (built once)."""
+    ns = _cache.get(version)
+    if ns is not None:
+        return ns
+    assert version in SUPPORTED_VERSIONS
+    main = sys.modules["ocean_array_api"]
+    from . import _all_sections, fft, linalg
+
+    full = dict(_all_sections())
+    for n in removed_names(version):
+        full.pop(n, None)
+    full.update(overrides(version, full))
+    ns = types.ModuleType("ocean_array_api", main.__doc__)
+    for n, obj in full.items():
+        setattr(ns, n, obj)
+    ns.linalg = _submodule(  # type: ignore[attr-defined]
+        "ocean_array_api.linalg", linalg, removed_linalg_names(version)
+    )
+    ns.fft = _submodule("ocean_array_api.fft", fft, set())  # type: ignore[attr-defined]
+    ns.__array_api_version__ = version  # type: ignore[attr-defined]
+    ns.__all__ = sorted(full)  # type: ignore[attr-defined]
+    return _cache.setdefault(version, ns)

@@ -1,0 +1,5 @@
+"""The ``fft`` extension of the Array API standard (being written)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
