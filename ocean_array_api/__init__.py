@@ -80,4 +80,4 @@ def _select_version() -> list[str]:
 
 
 __all__ = _select_version()
-del _select_version
+del _select_version, annotations

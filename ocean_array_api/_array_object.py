@@ -12,7 +12,6 @@ operator and the function can never disagree.
 
 from __future__ import annotations
 
-import operator
 import types
 from typing import Any
 
@@ -193,20 +192,23 @@ class Array:
     def __getitem__(self, key: Any, /) -> Array:
         """``x[key]`` for the standard's indexing (see ``_indexing``)."""
         data = self._data
-        # Fast paths: a single int or slice of ints.
+        # Fast paths: a single slice or in-range int (NumPy's own checks suffice;
+        # a slice with non-integer bounds makes NumPy raise TypeError, and the
+        # full validation below then reports it as the IndexError it is).
         tk = key.__class__
         if tk is slice:
-            if (
-                (key.start is None or key.start.__class__ is int)
-                and (key.stop is None or key.stop.__class__ is int)
-                and (key.step is None or key.step.__class__ is int)
-                and data.ndim
-            ):
-                return _wrap(data[key], self._dtype, self._device)
+            if data.ndim and key.step != 0:
+                try:
+                    return _wrap(data[key], self._dtype, self._device)
+                except TypeError:
+                    pass
         elif tk is int and data.ndim:
             n = data.shape[0]
             if -n <= key < n:
-                return _wrap(data[key], self._dtype, self._device)
+                res = data[key]
+                if res.__class__ is not self._device._native:
+                    res = self._device._backend.to_native(res)
+                return _wrap(res, self._dtype, self._device)
         from ._indexing import native_key
 
         nkey = native_key(self, key, "__getitem__()")
@@ -275,10 +277,6 @@ def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:
         return dst._backend.transfer(data, dst._index, stream=stream)
     host = src._backend.to_host(src._backend.materialize(data), stream=stream)
     return dst._backend.from_host(host, dst._index, stream=stream)
-
-
-def _index_arg(x: Any) -> int:
-    return operator.index(x)
 
 
 from ._devices import CPU as _CPU  # noqa: E402

@@ -68,6 +68,16 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
     return (_dt.DEFAULT_INT, _dt.DEFAULT_INT, _dt.DEFAULT_FLOAT, _dt.DEFAULT_COMPLEX)[top]
 
 
+# NumPy's inference from Python data -> our dtype, where it agrees with the
+# standard's defaults (anything else goes through the careful path).
+_PYTHON_DEFAULTS = {
+    np.dtype(np.bool_): _dt.bool,
+    np.dtype(np.int64): _dt.DEFAULT_INT,
+    np.dtype(np.float64): _dt.DEFAULT_FLOAT,
+    np.dtype(np.complex128): _dt.DEFAULT_COMPLEX,
+}
+
+
 def _from_native_dtype(native: np.dtype, where: str) -> DType:
     dt = _dt.from_native(native)
     if dt is None or not dt._standard:
@@ -122,24 +132,25 @@ def asarray(
     dev = _device_arg(device, where)
     backend = dev._backend
     t = obj.__class__
-    if t in (bool, int, float, complex) or t is list or t is tuple:
+    if t is list or t is tuple or t in (bool, int, float, complex):
         if copy is False:
             msg = f"{where}: converting Python objects always copies, but copy=False"
             raise ValueError(msg)
-        target = dt if dt is not None else _infer_scalar_dtype(obj, where)
-        if target is not None and target in _dt._integer:
-            _check_int_range(obj, target, where)
-        native = target._native if target is not None else None
         try:
-            data = backend.asarray(obj, native, dev._index, None)
-        except (ValueError, OverflowError) as exc:
-            if isinstance(exc, OverflowError):
-                raise
-            msg = f"{where}: {exc}"
-            raise ValueError(msg) from None
-        if target is None:
-            target = _from_native_dtype(data.dtype, where)
-        return _wrap(data, target, dev)
+            data = backend.asarray(obj, None if dt is None else dt._native, dev._index, None)
+        except OverflowError:
+            raise
+        except (ValueError, TypeError) as exc:
+            msg = f"{where}: cannot convert `obj` to an array: {exc}"
+            raise (TypeError if isinstance(exc, TypeError) else ValueError)(msg) from None
+        if dt is None:
+            dt = _PYTHON_DEFAULTS.get(data.dtype)
+            if dt is None:
+                _infer_scalar_dtype(obj, where)  # raises a precise error
+                if data.dtype == np.uint64 or data.dtype == object:
+                    _check_int_range(obj, _dt.DEFAULT_INT, where)
+                dt = _from_native_dtype(data.dtype, where)
+        return _wrap(data, dt, dev)
 
     if isinstance(obj, (np.ndarray, np.generic)):
         host = obj

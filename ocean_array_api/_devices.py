@@ -24,7 +24,7 @@ import contextvars
 import os
 from typing import Any
 
-from ._backend import available_kinds, get_backend
+from ._backend import available_kinds, get_backend, missing_op
 
 __all__ = ["CPU", "Device", "default_device", "parse_device"]
 
@@ -43,16 +43,16 @@ class Device:
     _interned: dict[tuple[str, int], Device] = {}
 
     def __new__(cls, kind: str, index: int = 0) -> Device:
-        key = (kind, index)
-        dev = cls._interned.get(key)
-        if dev is not None:
-            return dev
-        if type(kind) is not str:
+        if kind.__class__ is not str:
             msg = f"Device(): `kind` must be a str such as 'cpu', got {kind!r}"
             raise TypeError(msg)
-        if type(index) is not int or index < 0:
-            msg = f"Device(): `index` must be a non-negative int, got {index!r}"
+        if index.__class__ is not int:
+            msg = f"Device(): `index` must be an int, got {index!r}"
             raise TypeError(msg)
+        dev = cls._interned.get((kind, index))
+        if dev is not None:
+            return dev
+        key = (kind, index)
         backend = get_backend(kind)
         if backend is None:
             kinds = ", ".join(available_kinds())
@@ -73,7 +73,7 @@ class Device:
             ("_kind", kind),
             ("_index", index),
             ("_backend", backend),
-            ("_ops", backend.ops),
+            ("_ops", _op_table(backend)),
             ("_native", backend.native_type),
         ):
             object.__setattr__(dev, name, value)
@@ -119,6 +119,29 @@ class Device:
     def __exit__(self, *exc: object) -> None:
         stack = _scope.get()
         _scope.set(stack[:-1])
+
+
+class OpTable(dict):  # type: ignore[type-arg]
+    """A backend's function table: a dict whose missing entries raise a clear
+    NotImplementedError naming the operation and the device kind."""
+
+    __slots__ = ("kind",)
+
+    def __missing__(self, name: str) -> Any:
+        raise missing_op(name, self.kind)
+
+
+def _op_table(backend: Any) -> OpTable:
+    """The backend's ``ops`` as an :class:`OpTable` (converted once, in place,
+    so that wrapping its entries, as ``ocean_ext.instrument`` does, is seen by
+    every device of the kind)."""
+    ops = backend.ops
+    if ops.__class__ is not OpTable:
+        table = OpTable(ops)
+        table.kind = backend.kind
+        backend.ops = table
+        ops = table
+    return ops  # type: ignore[no-any-return]
 
 
 _scope: contextvars.ContextVar[tuple[Device, ...]] = contextvars.ContextVar(

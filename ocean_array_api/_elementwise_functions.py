@@ -24,6 +24,8 @@ _SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/arr
 
 _bool = _dt.bool
 _float64 = _dt.float64
+# Python scalar type -> dtypes of arrays it may be combined with (fast path).
+_SCALAR_OK = {int: _dt._numeric, float: _dt._floating}
 
 
 # --- Python scalars as operands --------------------------------------------
@@ -124,13 +126,23 @@ def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[.
     where = f"{name}()"
 
     def func(x1: Any, x2: Any, /) -> Array:
-        if x1.__class__ is Array and x2.__class__ is Array and x1._dtype is x2._dtype:
-            dt = x1._dtype
-            dev = x1._device
-            if x2._device is not dev:
-                device_error(where, ("x1", "x2"), (dev, x2._device))
-            a = x1._data
-            b = x2._data
+        if x1.__class__ is Array:
+            t2 = x2.__class__
+            if t2 is Array and x1._dtype is x2._dtype:
+                dt = x1._dtype
+                dev = x1._device
+                if x2._device is not dev:
+                    device_error(where, ("x1", "x2"), (dev, x2._device))
+                a = x1._data
+                b = x2._data
+            elif (t2 is float or t2 is int) and x1._dtype in _SCALAR_OK[t2]:
+                # Python int/float with an array of a dtype that accepts it.
+                dt = x1._dtype
+                dev = x1._device
+                a = x1._data
+                b = x2
+            else:
+                a, b, dt, dev = _resolve(where, x1, x2)
         else:
             a, b, dt, dev = _resolve(where, x1, x2)
         if dt not in allowed:

@@ -75,6 +75,9 @@ def check_shape(shape: object, where: str, argname: str = "shape") -> tuple[int,
             msg = f"{where}: `{argname}` must not be negative, got {shape}"
             raise ValueError(msg)
         return (shape,)
+    if type(shape) is list:
+        # Note: the standard says tuple; scikit-learn passes lists, so accept them.
+        shape = tuple(shape)
     if type(shape) is tuple:
         for s in shape:
             if type(s) is not int:
@@ -101,3 +104,16 @@ def check_copy(value: object, where: str) -> bool | None:
     if value is None or value is True or value is False:
         return value  # type: ignore[return-value]
     type_error(where, "copy", "True, False or None", value)
+
+
+def reduction_axes(axis: object, ndim: int, where: str) -> int | tuple[int, ...] | None:
+    """The ``axis`` of a reduction: None, one non-negative int, or a tuple of them.
+
+    A single int stays an int (the common case, and what backends handle
+    fastest); out-of-range axes are IndexError, repeated axes ValueError.
+    """
+    if axis is None:
+        return None
+    if axis.__class__ is int and -ndim <= axis < ndim:  # type: ignore[operator]
+        return axis + ndim if axis < 0 else axis  # type: ignore[operator,return-value]
+    return normalize_axes(axis, ndim, where)

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from ._array_object import Array
+from ._ext_hooks import check_writable
 from ._helpers import device_error
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
@@ -130,6 +131,7 @@ def native_key(x: Array, key: Any, where: str) -> Any:
 def setitem(x: Array, key: Any, value: Any) -> None:
     """``x[key] = value`` after checking key, value dtype and device."""
     where = "__setitem__()"
+    check_writable(x, where)
     nkey = native_key(x, key, where)
     dt = x._dtype
     tv = value.__class__
