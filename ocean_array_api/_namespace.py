@@ -79,8 +79,8 @@ def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
         from . import _elementwise_functions as ew
 
         for name in ew.__all__:
-            f = ns[name]
-            if hasattr(f, "_result"):  # the binary functions
+            f = ns.get(name)  # None: added after `version` (nextafter, ...)
+            if f is not None and hasattr(f, "_result"):  # the binary functions
                 out[name] = _arrays_only(f)
 
     def info() -> Any:
@@ -98,10 +98,19 @@ _cache: dict[str, types.ModuleType] = {}
 
 
 def _submodule(name: str, module: types.ModuleType, drop: set[str]) -> types.ModuleType:
+    """A copy of extension ``module`` without the names in ``drop``.
+
+    Built from ``module._FULL`` (every name of the newest revision) when the
+    module has it, since the module itself may lack names that the process's
+    own revision (``OCEAN_ARRAY_API_VERSION``) does not have.
+    """
     sub = types.ModuleType(name, module.__doc__)
-    names = [n for n in module.__all__ if n not in drop]
+    full: dict[str, Any] = getattr(module, "_FULL", None) or {
+        n: getattr(module, n) for n in module.__all__
+    }
+    names = [n for n in full if n not in drop]
     for n in names:
-        setattr(sub, n, getattr(module, n))
+        setattr(sub, n, full[n])
     sub.__all__ = names  # type: ignore[attr-defined]
     return sub
 

@@ -1,5 +1,227 @@
-"""searching_functions of the Array API standard (being written)."""
+"""Searching functions of the Array API standard.
+
+``argmax``, ``argmin``, ``count_nonzero``, ``nonzero``, ``searchsorted`` and
+``where``.  Index results have the default index dtype (int64).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Callable
+from typing import Literal
+
+from . import _dtypes as _dt
+from ._array_object import Array, _wrap
+from ._dtypes import promote
+from ._elementwise_functions import _resolve, check_scalar
+from ._helpers import (
+    device_error,
+    dtype_error,
+    normalize_axis,
+    reduction_axes,
+    type_error,
+)
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+_SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+
+_index = _dt.DEFAULT_INDEX
+
+
+def _arg_extremum(name: str, summary: str) -> Callable[..., Array]:
+    fn = f"{name}()"
+    allowed = _dt._real_numeric
+
+    def func(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+        if x.__class__ is not Array:
+            type_error(fn, "x", "an array", x)
+        dt = x._dtype
+        if dt not in allowed:
+            dtype_error(fn, "x", allowed, dt)
+        data = x._data
+        ndim = data.ndim
+        if axis is not None:
+            if axis.__class__ is not int or not -ndim <= axis < ndim:
+                axis = normalize_axis(axis, ndim, fn)
+            elif axis < 0:
+                axis += ndim
+        if keepdims is not False and keepdims is not True:
+            type_error(fn, "keepdims", "a bool", keepdims)
+        if data.size == 0 and (axis is None or data.shape[axis] == 0):
+            msg = f"{fn}: `x` has no elements to search along the axis (shape {data.shape}, axis={axis})"
+            raise ValueError(msg)
+        dev = x._device
+        res = dev._ops[name](data, axis, keepdims)
+        if res.__class__ is not dev._native:
+            res = dev._backend.to_native(res)
+        return _wrap(res, _index, dev)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = (
+        f"{summary}\n\nSee {_SPEC.format(name)}\n\nNotes\n-----\n"
+        "Only real numeric dtypes are accepted.  The first occurrence wins; a NaN "
+        "counts as the extreme value.  An empty search is a ValueError."
+    )
+    return func
+
+
+argmax = _arg_extremum(
+    "argmax", "Indices of the maximum values of ``x`` along ``axis``."
+)
+argmin = _arg_extremum(
+    "argmin", "Indices of the minimum values of ``x`` along ``axis``."
+)
+
+
+def count_nonzero(
+    x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+) -> Array:
+    """Number of nonzero elements of ``x`` over ``axis``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.count_nonzero.html
+    """
+    if x.__class__ is not Array:
+        type_error("count_nonzero()", "x", "an array", x)
+    data = x._data
+    if axis is not None:
+        axis = reduction_axes(axis, data.ndim, "count_nonzero()")
+    if keepdims is not False and keepdims is not True:
+        type_error("count_nonzero()", "keepdims", "a bool", keepdims)
+    dev = x._device
+    res = dev._ops["count_nonzero"](data, axis, keepdims)
+    if res.__class__ is not dev._native:
+        res = dev._backend.to_native(res)
+    return _wrap(res, _index, dev)
+
+
+def nonzero(x: Array, /) -> tuple[Array, ...]:
+    """Indices of the nonzero elements of ``x``, one array per dimension.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.nonzero.html
+
+    Notes
+    -----
+    A 0-dimensional ``x`` is a ValueError, as the standard requires.
+    """
+    if x.__class__ is not Array:
+        type_error("nonzero()", "x", "an array", x)
+    data = x._data
+    if data.ndim == 0:
+        msg = (
+            "nonzero(): `x` must have at least one dimension, got a 0-dimensional array"
+        )
+        raise ValueError(msg)
+    dev = x._device
+    res = dev._ops["nonzero"](data)
+    if len(res) == 1:
+        return (_wrap(res[0], _index, dev),)
+    return tuple([_wrap(i, _index, dev) for i in res])
+
+
+def searchsorted(
+    x1: Array,
+    x2: Array | int | float,
+    /,
+    *,
+    side: Literal["left", "right"] = "left",
+    sorter: Array | None = None,
+) -> Array:
+    """Indices at which to insert ``x2`` into the sorted ``x1`` to keep it sorted.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.searchsorted.html
+
+    Notes
+    -----
+    ``x1`` and ``x2`` must have real numeric dtypes that promote together.  NaNs
+    sort last, consistently with ``sort``.
+    """
+    fn = "searchsorted()"
+    if x1.__class__ is not Array:
+        type_error(fn, "x1", "an array", x1)
+    dt = x1._dtype
+    if dt not in _dt._real_numeric:
+        dtype_error(fn, "x1", _dt._real_numeric, dt)
+    if x1._data.ndim != 1:
+        msg = f"{fn}: `x1` must be one-dimensional, got {x1._data.ndim} dimensions"
+        raise ValueError(msg)
+    dev = x1._device
+    if x2.__class__ is Array:
+        if x2._dtype is not dt:
+            if x2._dtype not in _dt._real_numeric:
+                dtype_error(fn, "x2", _dt._real_numeric, x2._dtype)
+            promote(dt, x2._dtype, fn)
+        if x2._device is not dev:
+            device_error(fn, ("x1", "x2"), (dev, x2._device))
+        v = x2._data
+    else:
+        # A bool or complex scalar, or a float with integer x1, is a TypeError.
+        v = check_scalar(x2, dt, fn, "x2", allow_complex_upcast=False)
+    if side.__class__ is not str:
+        type_error(fn, "side", "'left' or 'right'", side)
+    if side != "left" and side != "right":
+        msg = f"{fn}: `side` must be 'left' or 'right', got {side!r}"
+        raise ValueError(msg)
+    s = None
+    if sorter is not None:
+        if sorter.__class__ is not Array:
+            type_error(fn, "sorter", "an array or None", sorter)
+        if sorter._dtype not in _dt._integer:
+            dtype_error(fn, "sorter", _dt._integer, sorter._dtype)
+        if sorter._device is not dev:
+            device_error(fn, ("x1", "sorter"), (dev, sorter._device))
+        if sorter._data.shape != x1._data.shape:
+            msg = f"{fn}: `sorter` must have the shape of x1 {x1._data.shape}, got {sorter._data.shape}"
+            raise ValueError(msg)
+        s = sorter._data
+    res = dev._ops["searchsorted"](x1._data, v, side, s)
+    if res.__class__ is not dev._native:
+        res = dev._backend.to_native(res)
+    return _wrap(res, _index, dev)
+
+
+def where(
+    condition: Array,
+    x1: Array | int | float | complex | bool,
+    x2: Array | int | float | complex | bool,
+    /,
+) -> Array:
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2``.
+
+    See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.where.html
+
+    Notes
+    -----
+    ``condition`` must have the bool dtype.  ``x1`` and ``x2`` follow the
+    standard's promotion rules, including Python scalars (at least one of them
+    must be an array).
+    """
+    fn = "where()"
+    if condition.__class__ is not Array:
+        type_error(fn, "condition", "an array", condition)
+    if condition._dtype is not _dt.bool:
+        dtype_error(fn, "condition", _dt._boolean, condition._dtype)
+    if x1.__class__ is Array and x2.__class__ is Array and x1._dtype is x2._dtype:
+        dt = x1._dtype
+        dev = x1._device
+        if x2._device is not dev:
+            device_error(fn, ("x1", "x2"), (dev, x2._device))
+        a = x1._data
+        b = x2._data
+    else:
+        a, b, dt, dev = _resolve(fn, x1, x2)
+    if condition._device is not dev:
+        device_error(
+            fn,
+            ("condition", "x1" if x1.__class__ is Array else "x2"),
+            (condition._device, dev),
+        )
+    try:
+        res = dev._ops["where"](condition._data, a, b)
+    except ValueError as exc:
+        msg = f"{fn}: {exc}"
+        raise ValueError(msg) from None
+    if res.__class__ is not dev._native:
+        res = dev._backend.to_native(res)
+    if res.dtype is not dt._native and res.dtype != dt._native:
+        res = dev._ops["astype"](res, dt._native, False)
+    return _wrap(res, dt, dev)

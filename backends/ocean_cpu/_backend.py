@@ -30,26 +30,52 @@ def _clip(x: ndarray, lo: Any, hi: Any) -> ndarray:
     return out.astype(x.dtype, copy=False)
 
 
+def _reversed(x: ndarray, axis: int) -> ndarray:
+    """A view of ``x`` reversed along ``axis`` (cheaper than np.flip)."""
+    key = [slice(None)] * x.ndim
+    key[axis] = slice(None, None, -1)
+    return x[tuple(key)]
+
+
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     kind = "stable" if stable else None
     if not descending:
-        return np.sort(x, axis=axis, kind=kind)
+        out = x.copy()
+        out.sort(axis, kind)
+        return out
     # Note: NumPy has no descending sort; sorting the reversed input stably and
     # reversing back keeps equal elements in their original order.
-    return np.flip(np.sort(np.flip(x, axis=axis), axis=axis, kind=kind), axis=axis)
+    out = _reversed(x, axis).copy()
+    out.sort(axis, kind)
+    return _reversed(out, axis)
 
 
 def _argsort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     kind = "stable" if stable else None
     if not descending:
-        return np.argsort(x, axis=axis, kind=kind)
+        return x.argsort(axis, kind)
     n = x.shape[axis]
-    rev = np.argsort(np.flip(x, axis=axis), axis=axis, kind=kind)
-    return np.flip(n - 1 - rev, axis=axis)
+    rev = _reversed(x, axis).argsort(axis, kind)
+    return _reversed(n - 1 - rev, axis)
 
 
 def _unstack(x: ndarray, axis: int) -> tuple[ndarray, ...]:
-    return tuple(np.moveaxis(x, axis, 0))
+    if axis:
+        order = list(range(x.ndim))
+        order.insert(0, order.pop(axis))
+        x = x.transpose(order)
+    # x[i, ...] is a view even for 1-D x (x[i] would be a NumPy scalar)
+    return tuple([x[i, ...] for i in range(x.shape[0])])
+
+
+def _moveaxis(
+    x: ndarray, source: tuple[int, ...], destination: tuple[int, ...]
+) -> ndarray:
+    # np.moveaxis without its argument normalisation (the front end did it)
+    order = [n for n in range(x.ndim) if n not in source]
+    for dst, src in sorted(zip(destination, source, strict=True)):
+        order.insert(dst, src)
+    return x.transpose(order)
 
 
 def _getitem(x: ndarray, key: Any) -> ndarray:
@@ -61,26 +87,76 @@ def _setitem(x: ndarray, key: Any, value: Any) -> None:
 
 
 def _reshape(x: ndarray, shape: tuple[int, ...], copy: bool | None) -> ndarray:
-    return np.reshape(x, shape, copy=copy)
+    if copy is None:
+        return x.reshape(shape)  # the method: np.reshape costs ~1 us more
+    return x.reshape(shape, copy=copy)
+
+
+def _expand_dims(x: ndarray, axes: tuple[int, ...]) -> ndarray:
+    # ``axes``: sorted positions in the result; inserting size-1 axes is always a view.
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return x.reshape(shape)
+
+
+def _repeat(x: ndarray, repeats: Any, axis: int | None) -> ndarray:
+    if repeats.__class__ is not int:
+        repeats = _as_intp(repeats)  # Note: NumPy refuses uint64 repeats
+    return x.repeat(repeats, axis)
+
+
+def _flip(x: ndarray, axis: tuple[int, ...] | None) -> ndarray:
+    rev = slice(None, None, -1)
+    if axis is None:
+        return x[(rev,) * x.ndim] if x.ndim else x[...]
+    key = [slice(None)] * x.ndim
+    for a in axis:
+        key[a] = rev
+    return x[tuple(key)]
+
+
+def _count_nonzero(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
+    if axis is None and not keepdims:
+        return np.asarray(np.count_nonzero(x), dtype=np.intp)
+    return np.count_nonzero(x, axis=axis, keepdims=keepdims)
 
 
 def _astype(x: ndarray, dtype: np.dtype, copy: bool) -> ndarray:
     return x.astype(dtype, copy=copy)
 
 
+def _unique(x: ndarray, index: bool, inverse: bool, counts: bool) -> Any:
+    # Note: NumPy >= 2.3 returns unique_values() unsorted (hashing); sorted
+    # output is what NumPy's np.unique, array-api-strict and downstream code
+    # (scikit-learn's label handling) expect, so always sort.  NaNs stay
+    # distinct as the standard requires (equal_nan=False).
+    res = np.unique(
+        x.reshape(-1),
+        return_index=index,
+        return_inverse=inverse,
+        return_counts=counts,
+        equal_nan=False,
+    )
+    return res
+
+
 def _unique_all(x: ndarray) -> tuple[ndarray, ndarray, ndarray, ndarray]:
-    r = np.unique_all(x)
-    return r.values, r.indices, r.inverse_indices, r.counts
+    values, idx, inv, counts = _unique(x, True, True, True)
+    return values, idx, inv.reshape(x.shape), counts
 
 
 def _unique_counts(x: ndarray) -> tuple[ndarray, ndarray]:
-    r = np.unique_counts(x)
-    return r.values, r.counts
+    return _unique(x, False, False, True)  # type: ignore[no-any-return]
 
 
 def _unique_inverse(x: ndarray) -> tuple[ndarray, ndarray]:
-    r = np.unique_inverse(x)
-    return r.values, r.inverse_indices
+    values, inv = _unique(x, False, True, False)
+    return values, inv.reshape(x.shape)
+
+
+def _unique_values(x: ndarray) -> ndarray:
+    return _unique(x, False, False, False)  # type: ignore[no-any-return]
 
 
 def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: np.dtype) -> ndarray:
@@ -114,24 +190,95 @@ def _linspace(
 
 
 def _sum(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
-    return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    # The ufunc's reduce is np.sum without its Python-level dispatch.
+    return np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
-    return np.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def _std(x: ndarray, axis: Any, correction: float, keepdims: bool) -> ndarray:
-    return np.std(x, axis=axis, ddof=correction, keepdims=keepdims)
+def _reduced(
+    shape: tuple[int, ...], axis: Any, keepdims: bool
+) -> tuple[tuple[int, ...], int]:
+    """(result shape, number of elements reduced into each result element)."""
+    if axis is None:
+        axes: tuple[int, ...] = tuple(range(len(shape)))
+    elif axis.__class__ is int:
+        axes = (axis,)
+    else:
+        axes = axis
+    out: list[int] = []
+    count = 1
+    for i, d in enumerate(shape):
+        if i in axes:
+            count *= d
+            if keepdims:
+                out.append(1)
+        else:
+            out.append(d)
+    return tuple(out), count
 
 
-def _var(x: ndarray, axis: Any, correction: float, keepdims: bool) -> ndarray:
-    return np.var(x, axis=axis, ddof=correction, keepdims=keepdims)
+def _nan_fill(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+    fill = complex(np.nan, np.nan) if dtype.kind == "c" else np.nan
+    return np.full(shape, fill, dtype=dtype)
 
 
-def _cumulative(func: Callable[..., ndarray]) -> Callable[..., ndarray]:
+def _mean(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
+    # Note: NumPy warns ("Mean of empty slice") for zero elements; the standard
+    # wants NaN (NaN + NaN j for complex input), quietly.
+    if x.size == 0:
+        shape, count = _reduced(x.shape, axis, keepdims)
+        if count == 0:
+            return _nan_fill(shape, x.dtype)
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _spread(func: Callable[..., ndarray]) -> Callable[..., ndarray]:
+    def spread(x: ndarray, axis: Any, correction: float, keepdims: bool) -> ndarray:
+        # Note: where count - correction <= 0 NumPy warns and may give inf; the
+        # standard wants NaN.
+        if axis is None:
+            count = x.size
+        elif axis.__class__ is int:
+            count = x.shape[axis]
+        else:
+            count = 1
+            for a in axis:
+                count *= x.shape[a]
+        if count - correction <= 0:
+            return _nan_fill(_reduced(x.shape, axis, keepdims)[0], x.dtype)
+        return func(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+    return spread
+
+
+_std = _spread(np.std)
+_var = _spread(np.var)
+
+
+def _extremum(ufunc: Any) -> Callable[..., ndarray]:
+    reduce = ufunc.reduce
+
+    def extremum(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
+        if x.size == 0:
+            # Note: NumPy raises for any zero-size reduction, even one whose
+            # result is empty; the front end has ruled out the others.
+            return reduce(x, axis=axis, keepdims=keepdims, initial=x.dtype.type(0))
+        return reduce(x, axis=axis, keepdims=keepdims)
+
+    return extremum
+
+
+def _cumulative(func: Callable[..., ndarray], ufunc: Any) -> Callable[..., ndarray]:
+    accumulate = ufunc.accumulate
+
     def cumulative(x: ndarray, axis: int, dtype: Any, include_initial: bool) -> ndarray:
-        return func(x, axis=axis, dtype=dtype, include_initial=include_initial)
+        if include_initial:
+            return func(x, axis=axis, dtype=dtype, include_initial=True)
+        # the ufunc's accumulate: np.cumulative_* without its wrapper
+        return accumulate(x, axis=axis, dtype=dtype)
 
     return cumulative
 
@@ -152,12 +299,21 @@ def _sorted_isin(x1: ndarray, x2: Any, invert: bool) -> ndarray:
 
 
 def _diff(x: ndarray, axis: int, n: int, prepend: Any, append: Any) -> ndarray:
-    kw: dict[str, Any] = {}
-    if prepend is not None:
-        kw["prepend"] = prepend
-    if append is not None:
-        kw["append"] = append
-    return np.diff(x, n=n, axis=axis, **kw)
+    if prepend is not None or append is not None:
+        x = np.concatenate(
+            [p for p in (prepend, x, append) if p is not None], axis=axis
+        )
+    if n == 0:
+        return x
+    lo = [slice(None)] * x.ndim
+    hi = lo[:]
+    lo[axis] = slice(None, -1)
+    hi[axis] = slice(1, None)
+    klo = tuple(lo)
+    khi = tuple(hi)
+    for _ in range(n):
+        x = np.subtract(x[khi], x[klo])
+    return x
 
 
 def _concat(arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype) -> ndarray:
@@ -165,11 +321,27 @@ def _concat(arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype) -> nda
 
 
 def _stack(arrays: Sequence[ndarray], axis: int, dtype: np.dtype) -> ndarray:
-    return np.stack(arrays, axis=axis, dtype=dtype)
+    # np.stack without its argument normalisation (the front end did it)
+    key = (slice(None),) * axis + (None,)
+    return np.concatenate([a[key] for a in arrays], axis=axis, dtype=dtype)
+
+
+def _as_intp(indices: ndarray) -> ndarray:
+    # Note: NumPy refuses uint64 indices (no safe cast to intp); values beyond
+    # intp are out of bounds whatever the axis length.
+    if (
+        indices.dtype.kind == "u"
+        and indices.dtype.itemsize >= np.dtype(np.intp).itemsize
+    ):
+        if indices.size and indices.max() > np.iinfo(np.intp).max:
+            msg = f"index {indices.max()} is out of bounds"
+            raise IndexError(msg)
+        return indices.astype(np.intp)
+    return indices
 
 
 def _take(x: ndarray, indices: ndarray, axis: int) -> ndarray:
-    return np.take(x, indices, axis=axis)
+    return x.take(_as_intp(indices), axis)
 
 
 def _take_along_axis(x: ndarray, indices: ndarray, axis: int) -> ndarray:
@@ -250,45 +422,43 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "broadcast_to": np.broadcast_to,
             "concat": _concat,
             "stack": _stack,
-            "expand_dims": lambda x, axes: np.expand_dims(x, axes),
-            "flip": lambda x, axis: np.flip(x, axis=axis),
-            "moveaxis": np.moveaxis,
-            "permute_dims": np.transpose,
-            "repeat": lambda x, repeats, axis: np.repeat(x, repeats, axis=axis),
+            "expand_dims": _expand_dims,
+            "flip": _flip,
+            "moveaxis": _moveaxis,
+            "permute_dims": lambda x, axes: x.transpose(axes),
+            "repeat": _repeat,
             "reshape": _reshape,
             "roll": lambda x, shift, axis: np.roll(x, shift, axis=axis),
-            "squeeze": lambda x, axis: np.squeeze(x, axis=axis),
+            "squeeze": lambda x, axis: x.squeeze(axis),
             "tile": np.tile,
             "unstack": _unstack,
             # searching
-            "argmax": lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims),
-            "argmin": lambda x, axis, keepdims: np.argmin(x, axis=axis, keepdims=keepdims),
-            "count_nonzero": lambda x, axis, keepdims: np.count_nonzero(
-                x, axis=axis, keepdims=keepdims
-            ),
-            "nonzero": np.nonzero,
+            "argmax": lambda x, axis, keepdims: x.argmax(axis, keepdims=keepdims),
+            "argmin": lambda x, axis, keepdims: x.argmin(axis, keepdims=keepdims),
+            "count_nonzero": _count_nonzero,
+            "nonzero": lambda x: x.nonzero(),
             "searchsorted": _searchsorted,
             # set
             "isin": _sorted_isin,
             "unique_all": _unique_all,
             "unique_counts": _unique_counts,
             "unique_inverse": _unique_inverse,
-            "unique_values": np.unique_values,
+            "unique_values": _unique_values,
             # sorting
             "sort": _sort,
             "argsort": _argsort,
             # statistical and utility
             "sum": _sum,
             "prod": _prod,
-            "max": _reduce_kw(np.max),
-            "min": _reduce_kw(np.min),
-            "mean": _reduce_kw(np.mean),
+            "max": _extremum(np.maximum),
+            "min": _extremum(np.minimum),
+            "mean": _mean,
             "std": _std,
             "var": _var,
-            "all": _reduce_kw(np.all),
-            "any": _reduce_kw(np.any),
-            "cumulative_sum": _cumulative(np.cumulative_sum),
-            "cumulative_prod": _cumulative(np.cumulative_prod),
+            "all": _reduce_kw(np.logical_and.reduce),  # np.all without its dispatch
+            "any": _reduce_kw(np.logical_or.reduce),
+            "cumulative_sum": _cumulative(np.cumulative_sum, np.add),
+            "cumulative_prod": _cumulative(np.cumulative_prod, np.multiply),
             "diff": _diff,
             # linear algebra (linalg.* and fft.* entries are added by _linalg/_fft)
             "tensordot": _tensordot,
