@@ -1,0 +1,103 @@
+"""Shared fixtures for the ocean_array_api test suite.
+
+- ``device``: every device of ``__array_namespace_info__().devices()`` (the two
+  logical CPUs, and CUDA devices when a GPU and CuPy are present).
+- ``other_device``: a device different from the first CPU (``cpu:1``), for
+  device-mixing errors without a GPU.
+- ``@pytest.mark.cuda``: skipped, with the reason, when there is no CUDA device.
+- Hypothesis profiles: "default" (50 examples, no deadline), "ci"
+  (deterministic, no example database; the default when ``CI`` is set) and
+  "thorough" (1000 examples), chosen with ``HYPOTHESIS_PROFILE``.
+- Every test starts and ends with an empty default-device scope; a test that
+  leaves a ``with device:`` block open fails instead of leaking it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import ocean_array_api as xp
+from ocean_array_api import _devices
+
+settings.register_profile(
+    "default",
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+)
+
+ALL_DEVICES = tuple(xp.__array_namespace_info__().devices())
+CUDA_DEVICES = tuple(d for d in ALL_DEVICES if d.kind == "cuda")
+CPU0 = xp.__array_namespace_info__().default_device()
+
+
+def _device_id(d: object) -> str:
+    return str(d)
+
+
+@pytest.fixture(scope="session", params=ALL_DEVICES, ids=_device_id)
+def device(request: pytest.FixtureRequest) -> object:
+    """Each device this machine has (session-scoped: devices are immutable values)."""
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def other_device() -> object:
+    """A device other than the default CPU (the second logical CPU)."""
+    return xp.__array_namespace_info__().devices()[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Hypothesis's failure report imports a module that uses a deprecated
+    # mypy_extensions API; with filterwarnings=error that would turn a test
+    # failure into an INTERNALERROR that hides the falsifying example.
+    config.addinivalue_line(
+        "filterwarnings",
+        "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning",
+    )
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    if CUDA_DEVICES:
+        return
+    skip = pytest.mark.skip(
+        reason="no CUDA device: needs an NVIDIA GPU, CuPy and a built ocean_cuda backend"
+    )
+    for item in items:
+        if "cuda" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _clean_default_device_scope() -> object:
+    """Run each test with an empty default-device scope and check it left none."""
+    token = _devices._scope.set(())
+    try:
+        yield
+        leaked = _devices._scope.get()
+        assert leaked == (), f"test left a default-device scope open: {leaked}"
+    finally:
+        _devices._scope.reset(token)
