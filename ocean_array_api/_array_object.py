@@ -16,6 +16,7 @@ import types
 from typing import Any
 
 from . import _dtypes as _dt
+from . import _ext_hooks as _hooks
 from ._devices import Device, parse_device
 from ._dtypes import DType
 from ._flags import API_VERSION, check_version
@@ -209,6 +210,19 @@ class Array:
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
                 return _wrap(res, self._dtype, self._device)
+        elif tk is Array and key._device is self._device and key._dtype in _dt._all:
+            # A lone integer or boolean array: NumPy's checks (IndexError for
+            # out-of-bounds indices or a mask of the wrong shape) suffice.
+            kdt = key._dtype
+            if kdt is _dt.bool or kdt in _dt._integer:
+                try:
+                    res = self._device._ops["getitem"](data, key._data)
+                except IndexError as exc:
+                    msg = f"__getitem__(): {exc}"
+                    raise IndexError(msg) from None
+                if res.__class__ is not self._device._native:
+                    res = self._device._backend.to_native(res)
+                return _wrap(res, self._dtype, self._device)
         from ._indexing import native_key
 
         nkey = native_key(self, key, "__getitem__()")
@@ -219,6 +233,38 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         """``x[key] = value``; ``value`` must promote to ``x.dtype``."""
+        tk = key.__class__
+        tv = value.__class__
+        if (tk is int or tk is slice or tk is Array) and _hooks._check is _hooks._writable_default:
+            # Fast path: one int, slice or index array, and a value that needs
+            # no promotion (same-dtype array on this device, or a Python
+            # int/float the dtype accepts).  NumPy raises IndexError for bad
+            # ints and masks, ValueError for shapes.
+            dt = self._dtype
+            if tv is Array:
+                ok = value._dtype is dt and value._device is self._device
+                v = value._data
+            else:
+                ok = (tv is float and dt in _dt._floating) or (
+                    tv is int and dt in _dt._numeric
+                )
+                v = value
+            if tk is Array:
+                ok = ok and key._device is self._device and (
+                    key._dtype is _dt.bool or key._dtype in _dt._integer
+                )
+                k = key._data
+            elif tk is slice:
+                ok = ok and key.step != 0
+                k = key
+            else:
+                k = key
+            if ok:
+                try:
+                    self._device._ops["setitem"](self._data, k, v)
+                    return
+                except (IndexError, ValueError, TypeError):
+                    pass  # the full path below reports it properly
         from ._indexing import setitem
 
         setitem(self, key, value)

@@ -24,6 +24,7 @@ _SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/arr
 
 _bool = _dt.bool
 _float64 = _dt.float64
+_new = object.__new__
 # Python scalar type -> dtypes of arrays it may be combined with (fast path).
 _SCALAR_OK = {int: _dt._numeric, float: _dt._floating}
 
@@ -153,11 +154,17 @@ def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[.
             raise _shape_error(where, exc) from None
         if res.__class__ is not dev._native:
             res = dev._backend.to_native(res)
+        # _wrap, inlined: this is the hottest path of the library.
+        out = _new(Array)
+        out._data = res
+        out._device = dev
         if result == "promote":
-            return _wrap(res, dt, dev)
-        if result == "bool":
-            return _wrap(res, _bool, dev)
-        return _wrap(res, _float64 if dt in _dt._integer else dt, dev)
+            out._dtype = dt
+        elif result == "bool":
+            out._dtype = _bool
+        else:
+            out._dtype = _float64 if dt in _dt._integer else dt
+        return out
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"
@@ -183,11 +190,16 @@ def _unary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[..
         res = dev._ops[name](x._data)
         if res.__class__ is not dev._native:
             res = dev._backend.to_native(res)
+        out = _new(Array)  # _wrap, inlined
+        out._data = res
+        out._device = dev
         if result == "same":
-            return _wrap(res, dt, dev)
-        if result == "bool":
-            return _wrap(res, _bool, dev)
-        return _wrap(res, _dt.REAL_OF.get(dt, dt), dev)
+            out._dtype = dt
+        elif result == "bool":
+            out._dtype = _bool
+        else:
+            out._dtype = _dt.REAL_OF.get(dt, dt)
+        return out
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"

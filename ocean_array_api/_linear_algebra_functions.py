@@ -75,6 +75,8 @@ def _broadcast_shapes(
     s1: tuple[Any, ...], s2: tuple[Any, ...], where: str, what: str
 ) -> tuple[Any, ...]:
     """Broadcast two shapes (sizes may be None: unknown), else ValueError."""
+    if s1 == s2:
+        return s1
     n1, n2 = len(s1), len(s2)
     a1 = (1,) * (n2 - n1) + tuple(s1) if n1 < n2 else s1
     a2 = (1,) * (n1 - n2) + tuple(s2) if n2 < n1 else s2
@@ -141,23 +143,31 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.matmul.html
     """
-    where = "matmul()"
     if (
         x1.__class__ is Array
         and x2.__class__ is Array
         and x1._dtype is x2._dtype
         and x1._device is x2._device
+        and x1._dtype in _numeric
     ):
         dt = x1._dtype
         dev = x1._device
-        if dt not in _numeric:
-            dtype_error(where, "x1", _numeric, dt)
     else:
-        dt, dev = _two_arrays(x1, x2, where, _numeric)
+        dt, dev = _two_arrays(x1, x2, "matmul()", _numeric)
     a = x1._data
     b = x2._data
-    _matmul_shape(a.shape, b.shape, where)
-    return _finish(_op(dev, "matmul")(a, b), dt, dev)
+    sa = a.shape
+    sb = b.shape
+    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0]:
+        _matmul_shape(sa, sb, "matmul()")
+    try:
+        op = dev._ops["matmul"]
+    except KeyError:
+        op = _op(dev, "matmul")  # raises the missing-operation error
+    res = op(a, b)
+    if res.__class__ is not dev._native:
+        res = dev._backend.to_native(res)
+    return _wrap(res, dt, dev)
 
 
 def matrix_transpose(x: Array, /) -> Array:
@@ -175,7 +185,11 @@ def matrix_transpose(x: Array, /) -> Array:
         )
         raise ValueError(msg)
     dev = x._device
-    return _finish(_op(dev, "matrix_transpose")(data), x._dtype, dev)
+    try:
+        op = dev._ops["matrix_transpose"]
+    except KeyError:
+        op = _op(dev, "matrix_transpose")  # raises the missing-operation error
+    return _wrap(op(data), x._dtype, dev)
 
 
 def _axis_list(seq: Any, ndim: int, where: str, which: str) -> tuple[int, ...]:
@@ -266,9 +280,10 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             f"arrays (it is not broadcast), got shapes {s1} and {s2}"
         )
         raise ValueError(msg)
-    rest1 = s1[:axis] + s1[axis:][1:]
-    rest2 = s2[:axis] + s2[axis:][1:]
-    _broadcast_shapes(rest1, rest2, where, "the non-contracted shapes")
+    if s1 != s2:
+        rest1 = s1[:axis] + s1[axis:][1:]
+        rest2 = s2[:axis] + s2[axis:][1:]
+        _broadcast_shapes(rest1, rest2, where, "the non-contracted shapes")
     return _finish(_op(dev, "vecdot")(x1._data, x2._data, axis), dt, dev)
 
 

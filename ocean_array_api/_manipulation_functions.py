@@ -45,9 +45,15 @@ def _int_arg(value: Any, fn: str, argname: str) -> int:
 def _int_tuple(
     value: Any, fn: str, argname: str, what: str = "a tuple of ints"
 ) -> tuple[int, ...]:
-    """A tuple of ints (ints only, no bools); anything else is a TypeError."""
+    """A tuple of ints (ints only, no bools); anything else is a TypeError.
+
+    A list is accepted as a tuple (the standard says tuple; NumPy and the
+    creation functions here accept lists, and downstream code passes them).
+    """
     if value.__class__ is not tuple:
-        type_error(fn, argname, what, value)
+        if value.__class__ is not list:
+            type_error(fn, argname, what, value)
+        value = tuple(value)
     for v in value:
         if v.__class__ is not int:
             return tuple(_int_arg(v, fn, argname) for v in value)
@@ -57,9 +63,10 @@ def _int_tuple(
 def _shape_arg(shape: Any, fn: str, *, allow_infer: bool = False) -> tuple[int, ...]:
     """A shape: a tuple of non-negative ints (``-1`` once, if ``allow_infer``).
 
-    A single int is accepted as a 1-tuple, as by the creation functions.
+    A single int is accepted as a 1-tuple and a list as a tuple, as by the
+    creation functions.
     """
-    if shape.__class__ is not tuple:
+    if shape.__class__ is not tuple and shape.__class__ is not list:
         if shape.__class__ is bool or not hasattr(type(shape), "__index__"):
             type_error(fn, "shape", "a tuple of ints", shape)
         shape = (operator.index(shape),)
@@ -198,8 +205,9 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
 
     Notes
     -----
-    The results are read-only views on the CPU.  Before 2025.12 the namespace's
-    ``broadcast_arrays`` returns a list.
+    Arrays that need broadcasting come back as read-only views on the CPU; an
+    array that already has the result shape is returned as it is.  Before
+    2025.12 the namespace's ``broadcast_arrays`` returns a list.
     """
     fn = "broadcast_arrays()"
     if not arrays:
@@ -260,29 +268,49 @@ def concat(
     The dtypes must promote under the standard's rules (mixed kinds are a
     TypeError).
     """
-    fn = "concat()"
-    dt, dev, natives, same = _arrays_arg(arrays, fn)
+    # _arrays_arg inlined: concat is hot and small inputs pay for every call
+    t = arrays.__class__
+    first = arrays[0] if (t is tuple or t is list) and arrays else None
+    if first.__class__ is not Array:
+        _arrays_arg(arrays, "concat()")  # raises the right error
+    dt = first._dtype  # type: ignore[union-attr]
+    dev = first._device  # type: ignore[union-attr]
+    shape = first._data.shape  # type: ignore[union-attr]
+    same = True
+    natives = []
+    for a in arrays:
+        if a.__class__ is not Array or a._device is not dev:
+            _arrays_error(arrays, "concat()")
+        if a._dtype is not dt:
+            dt = promote(dt, a._dtype, "concat()")
+        data = a._data
+        if data.shape != shape:
+            same = False
+        natives.append(data)
     if axis is not None:
-        first = natives[0].shape
-        ndim = len(first)
+        ndim = len(shape)
         if axis.__class__ is not int or not -ndim <= axis < ndim:
-            axis = normalize_axis(axis, ndim, fn)
+            axis = normalize_axis(axis, ndim, "concat()")
         elif axis < 0:
             axis += ndim
         if not same:
-            for i in range(1, len(natives)):
-                s = natives[i].shape
-                if len(s) != ndim or any(
-                    p != q
-                    for j, (p, q) in enumerate(zip(s, first, strict=True))
-                    if j != axis
-                ):
-                    msg = (
-                        f"{fn}: `arrays[{i}]` has shape {s}, which does not match "
-                        f"{first} of arrays[0] outside axis {axis}"
-                    )
-                    raise ValueError(msg)
+            _check_concat_shapes(natives, axis)
     return _wrap(dev._ops["concat"](natives, axis, dt._native), dt, dev)
+
+
+def _check_concat_shapes(natives: list[Any], axis: int) -> None:
+    first = natives[0].shape
+    ndim = len(first)
+    for i in range(1, len(natives)):
+        s = natives[i].shape
+        if len(s) != ndim or any(
+            p != q for j, (p, q) in enumerate(zip(s, first, strict=True)) if j != axis
+        ):
+            msg = (
+                f"concat(): `arrays[{i}]` has shape {s}, which does not match "
+                f"{first} of arrays[0] outside axis {axis}"
+            )
+            raise ValueError(msg)
 
 
 def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:

@@ -47,10 +47,21 @@ def _arg_extremum(name: str, summary: str) -> Callable[..., Array]:
                 axis += ndim
         if keepdims is not False and keepdims is not True:
             type_error(fn, "keepdims", "a bool", keepdims)
-        if data.size == 0 and (axis is None or data.shape[axis] == 0):
-            msg = f"{fn}: `x` has no elements to search along the axis (shape {data.shape}, axis={axis})"
-            raise ValueError(msg)
         dev = x._device
+        if data.size == 0 and (axis is None or data.shape[axis] == 0):
+            shape = list(data.shape)
+            if axis is not None and 0 in shape[:axis] + shape[axis + 1 :]:
+                # nothing to search, but also no result element: an empty result
+                shape[axis] = 1
+                if not keepdims:
+                    del shape[axis]
+                res = dev._ops["empty"](dev._index, tuple(shape), _index._native)
+                return _wrap(res, _index, dev)
+            msg = (
+                f"{fn}: `x` has no elements to search along the axis "
+                f"(shape {data.shape}, axis={axis})"
+            )
+            raise ValueError(msg)
         res = dev._ops[name](data, axis, keepdims)
         if res.__class__ is not dev._native:
             res = dev._backend.to_native(res)

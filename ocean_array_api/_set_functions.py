@@ -2,9 +2,9 @@
 
 The ``unique_*`` functions flatten their input and return namedtuples with the
 standard's field names.  Uniqueness is value equality: every NaN is distinct
-(a count of one each), ``-0.0`` and ``+0.0`` are one value.  The order of the
-unique values is unspecified, as in the standard (the CPU backend may return
-them unsorted).
+(a count of one each), ``-0.0`` and ``+0.0`` are one value.  The standard
+leaves the order of the unique values to the implementation; the CPU backend
+returns them sorted (NaNs last), as NumPy's ``unique`` does.
 """
 
 from __future__ import annotations
