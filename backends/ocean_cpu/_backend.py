@@ -30,6 +30,15 @@ def _clip(x: ndarray, lo: Any, hi: Any) -> ndarray:
     return out.astype(x.dtype, copy=False)
 
 
+def _native_order(a: ndarray) -> ndarray:
+    """``a`` if its byte order is native, else a native copy.
+
+    Operations that copy (sort, take, repeat, ...) return native results for
+    byte-swapped input, as the design asks; NumPy would keep the byte order.
+    """
+    return a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
+
+
 def _reversed(x: ndarray, axis: int) -> ndarray:
     """A view of ``x`` reversed along ``axis`` (cheaper than np.flip)."""
     key = [slice(None)] * x.ndim
@@ -37,15 +46,58 @@ def _reversed(x: ndarray, axis: int) -> ndarray:
     return x[tuple(key)]
 
 
+def _floor_divide(x1: Any, x2: Any, out: ndarray | None = None) -> ndarray:
+    # Note: NumPy's float floor_divide gives NaN for inf // finite and -1 for
+    # a negative finite // inf; the standard wants floor(x1 / x2) there
+    # (+-inf and +-0).  Only float inputs with an infinity take the fix-up.
+    res = np.asarray(np.floor_divide(x1, x2))
+    if res.dtype.kind == "f":
+        one_inf = np.isinf(x1) ^ np.isinf(x2)
+        if one_inf.any():
+            with np.errstate(all="ignore"):
+                exact = np.floor(np.true_divide(x1, x2))
+            np.copyto(res, exact, where=one_inf)
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
+def _expm1(x: ndarray, out: ndarray | None = None) -> ndarray:
+    if x.dtype.kind != "c":
+        return np.expm1(x, out=out) if out is not None else np.expm1(x)
+    # Note: NumPy's complex expm1 misses the standard's special cases (and
+    # loses accuracy near 0).  expm1(a + ib) = expm1(a) cos b - 2 sin^2(b/2)
+    #                                           + i exp(a) sin b.
+    a, b = x.real, x.imag
+    with np.errstate(all="ignore"):
+        em1 = np.expm1(a)
+        re = em1 * np.cos(b) - 2.0 * np.sin(b / 2) ** 2
+        im = np.exp(a) * np.sin(b)
+    b_zero = b == 0
+    re = np.where(b_zero, em1 + 0.0, re)  # + 0.0: expm1(-0 + 0j) is +0
+    im = np.where(b_zero, b, im)  # keeps the signed zero, also for a = inf/NaN
+    b_nonfinite = ~np.isfinite(b)
+    neg_inf = np.isneginf(a) & b_nonfinite
+    pos_inf = np.isposinf(a) & b_nonfinite
+    re = np.where(neg_inf, -1.0, np.where(pos_inf, np.inf, re))
+    im = np.where(neg_inf, 0.0, np.where(pos_inf, np.nan, im))
+    res = np.empty(x.shape, dtype=x.dtype) if out is None else out
+    res.real = re
+    res.imag = im
+    return res
+
+
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     kind = "stable" if stable else None
     if not descending:
-        out = x.copy()
+        out = x.copy() if x.dtype.isnative else _native_order(x)
         out.sort(axis, kind)
         return out
     # Note: NumPy has no descending sort; sorting the reversed input stably and
     # reversing back keeps equal elements in their original order.
-    out = _reversed(x, axis).copy()
+    rev = _reversed(x, axis)
+    out = rev.copy() if x.dtype.isnative else _native_order(rev)
     out.sort(axis, kind)
     return _reversed(out, axis)
 
@@ -103,7 +155,7 @@ def _expand_dims(x: ndarray, axes: tuple[int, ...]) -> ndarray:
 def _repeat(x: ndarray, repeats: Any, axis: int | None) -> ndarray:
     if repeats.__class__ is not int:
         repeats = _as_intp(repeats)  # Note: NumPy refuses uint64 repeats
-    return x.repeat(repeats, axis)
+    return _native_order(x.repeat(repeats, axis))
 
 
 def _flip(x: ndarray, axis: tuple[int, ...] | None) -> ndarray:
@@ -341,11 +393,11 @@ def _as_intp(indices: ndarray) -> ndarray:
 
 
 def _take(x: ndarray, indices: ndarray, axis: int) -> ndarray:
-    return x.take(_as_intp(indices), axis)
+    return _native_order(x.take(_as_intp(indices), axis))
 
 
 def _take_along_axis(x: ndarray, indices: ndarray, axis: int) -> ndarray:
-    return np.take_along_axis(x, indices, axis=axis)
+    return _native_order(np.take_along_axis(x, indices, axis=axis))
 
 
 def _tensordot(x1: ndarray, x2: ndarray, axes: Any) -> ndarray:
@@ -369,7 +421,7 @@ _UFUNCS: dict[str, Callable[..., Any]] = {
     "abs": np.absolute, "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin,
     "asinh": np.arcsinh, "atan": np.arctan, "atanh": np.arctanh,
     "bitwise_invert": np.invert, "ceil": np.ceil, "conj": np.conjugate,
-    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "expm1": np.expm1,
+    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "expm1": _expm1,
     "floor": np.floor, "imag": np.imag, "isfinite": np.isfinite, "isinf": np.isinf,
     "isnan": np.isnan, "log": np.log, "log1p": np.log1p, "log2": np.log2,
     "log10": np.log10, "logical_not": np.logical_not, "negative": np.negative,
@@ -382,7 +434,7 @@ _UFUNCS: dict[str, Callable[..., Any]] = {
     "bitwise_left_shift": np.left_shift, "bitwise_or": np.bitwise_or,
     "bitwise_right_shift": np.right_shift, "bitwise_xor": np.bitwise_xor,
     "copysign": np.copysign, "divide": np.true_divide, "equal": np.equal,
-    "floor_divide": np.floor_divide, "greater": np.greater,
+    "floor_divide": _floor_divide, "greater": np.greater,
     "greater_equal": np.greater_equal, "hypot": np.hypot, "less": np.less,
     "less_equal": np.less_equal, "logaddexp": np.logaddexp,
     "logical_and": np.logical_and, "logical_or": np.logical_or,
@@ -428,9 +480,9 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "permute_dims": lambda x, axes: x.transpose(axes),
             "repeat": _repeat,
             "reshape": _reshape,
-            "roll": lambda x, shift, axis: np.roll(x, shift, axis=axis),
+            "roll": lambda x, shift, axis: _native_order(np.roll(x, shift, axis=axis)),
             "squeeze": lambda x, axis: x.squeeze(axis),
-            "tile": np.tile,
+            "tile": lambda x, reps: _native_order(np.tile(x, reps)),
             "unstack": _unstack,
             # searching
             "argmax": lambda x, axis, keepdims: x.argmax(axis, keepdims=keepdims),
