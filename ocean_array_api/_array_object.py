@@ -32,6 +32,9 @@ class Array:
     """
 
     __slots__ = ("__weakref__", "_data", "_device", "_dtype")
+    _data: Any  # the native array (numpy.ndarray, cupy.ndarray, ...)
+    _device: Device
+    _dtype: DType
 
     # Arrays are not hashable (``==`` is elementwise) and opt out of NumPy's
     # ufunc dispatch, so ``ndarray + Array`` raises instead of silently

@@ -40,6 +40,11 @@ class Device:
     """
 
     __slots__ = ("__weakref__", "_backend", "_index", "_kind", "_native", "_ops")
+    _backend: Any
+    _index: int
+    _kind: str
+    _native: type
+    _ops: OpTable
     _interned: dict[tuple[str, int], Device] = {}
 
     def __new__(cls, kind: str, index: int = 0) -> Device:

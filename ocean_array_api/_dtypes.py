@@ -39,6 +39,11 @@ class DType:
     """An array data type (see the standard's "Data Types" page)."""
 
     __slots__ = ("__weakref__", "_bits", "_kind", "_name", "_native", "_standard")
+    _bits: int
+    _kind: str
+    _name: str
+    _native: np.dtype
+    _standard: bool
 
     def __new__(cls, *args: object, **kwargs: object) -> DType:
         msg = (

@@ -88,6 +88,21 @@ def _expm1(x: ndarray, out: ndarray | None = None) -> ndarray:
     return res
 
 
+def _tanh(x: ndarray, out: ndarray | None = None) -> ndarray:
+    res = np.tanh(x, out=out) if out is not None else np.asarray(np.tanh(x))
+    if res.dtype.kind == "c":
+        # Note: NumPy gives 1 - 0j for tanh(inf + i*pi) (the sign of sin(2b));
+        # the standard wants sign(a) + copysign(0, b)j for infinite a, finite b.
+        a, b = x.real, x.imag
+        fix = np.isinf(a) & np.isfinite(b)
+        if fix.any():
+            exact = np.empty(np.shape(res), dtype=res.dtype)
+            exact.real = np.sign(a)
+            exact.imag = np.copysign(0.0, b)
+            np.copyto(res, exact, where=fix)
+    return res
+
+
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     kind = "stable" if stable else None
     if not descending:
@@ -428,7 +443,7 @@ _UFUNCS: dict[str, Callable[..., Any]] = {
     "positive": np.positive, "real": np.real, "reciprocal": np.reciprocal,
     "round": np.round, "sign": np.sign, "signbit": np.signbit, "sin": np.sin,
     "sinh": np.sinh, "square": np.square, "sqrt": np.sqrt, "tan": np.tan,
-    "tanh": np.tanh, "trunc": np.trunc,
+    "tanh": _tanh, "trunc": np.trunc,
     # binary (all accept out=)
     "add": np.add, "atan2": np.arctan2, "bitwise_and": np.bitwise_and,
     "bitwise_left_shift": np.left_shift, "bitwise_or": np.bitwise_or,
