@@ -75,7 +75,8 @@ def _select_version() -> list[str]:
         )
     )
     return sorted(
-        [n for n in _FULL if n in globals()] + ["fft", "linalg", "__array_api_version__"]
+        [n for n in _FULL if n in globals()]
+        + ["fft", "linalg", "__array_api_version__"]
     )
 
 

@@ -95,7 +95,9 @@ class Array:
         return matrix_transpose(self)
 
     # --- namespace, devices -------------------------------------------------
-    def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
+    def __array_namespace__(
+        self, /, *, api_version: str | None = None
+    ) -> types.ModuleType:
         """The namespace of this array (the module, or a namespace for another
         revision of the standard when ``api_version`` names one)."""
         if api_version is None or api_version == API_VERSION:
@@ -238,7 +240,9 @@ class Array:
         """``x[key] = value``; ``value`` must promote to ``x.dtype``."""
         tk = key.__class__
         tv = value.__class__
-        if (tk is int or tk is slice or tk is Array) and _hooks._check is _hooks._writable_default:
+        if (
+            tk is int or tk is slice or tk is Array
+        ) and _hooks._check is _hooks._writable_default:
             # Fast path: one int, slice or index array, and a value that needs
             # no promotion (same-dtype array on this device, or a Python
             # int/float the dtype accepts).  NumPy raises IndexError for bad
@@ -253,8 +257,10 @@ class Array:
                 )
                 v = value
             if tk is Array:
-                ok = ok and key._device is self._device and (
-                    key._dtype is _dt.bool or key._dtype in _dt._integer
+                ok = (
+                    ok
+                    and key._device is self._device
+                    and (key._dtype is _dt.bool or key._dtype in _dt._integer)
                 )
                 k = key._data
             elif tk is slice:
@@ -317,7 +323,9 @@ def _wrap(data: Any, dtype: DType, device: Device) -> Array:
 
 def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
     dev = parse_device(device, "unpickle")
-    return _wrap(dev._backend.from_host(host, dev._index), _dt._by_name(dtype_name), dev)
+    return _wrap(
+        dev._backend.from_host(host, dev._index), _dt._by_name(dtype_name), dev
+    )
 
 
 def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:

@@ -158,7 +158,9 @@ def get_backend(kind: str) -> Backend | None:
     with _lock:
         if kind in _loaded:
             return _loaded[kind]
-        target = _discover().get(kind)
+        # Built-in kinds need no scan of the installed distributions' entry
+        # points (importlib.metadata costs tens of milliseconds at import).
+        target = _BUILTIN.get(kind) or _discover().get(kind)
         backend: Backend | None = None
         if target is not None:
             try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,7 +53,12 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
         elif isinstance(o, np.generic):
             kinds.add(4)
         else:
-            type_error(where, "obj", "an array, a Python scalar, a (nested) sequence of them, a buffer or a DLPack object", o)
+            type_error(
+                where,
+                "obj",
+                "an array, a Python scalar, a (nested) sequence of them, a buffer or a DLPack object",
+                o,
+            )
     if 4 in kinds:
         return None  # type: ignore[return-value]  # let NumPy decide
     if not kinds:
@@ -65,7 +69,9 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
         msg = f"{where}: cannot mix Python bools with numbers in one array"
         raise TypeError(msg)
     top = max(kinds)
-    return (_dt.DEFAULT_INT, _dt.DEFAULT_INT, _dt.DEFAULT_FLOAT, _dt.DEFAULT_COMPLEX)[top]
+    return (_dt.DEFAULT_INT, _dt.DEFAULT_INT, _dt.DEFAULT_FLOAT, _dt.DEFAULT_COMPLEX)[
+        top
+    ]
 
 
 # NumPy's inference from Python data -> our dtype, where it agrees with the
@@ -137,12 +143,16 @@ def asarray(
             msg = f"{where}: converting Python objects always copies, but copy=False"
             raise ValueError(msg)
         try:
-            data = backend.asarray(obj, None if dt is None else dt._native, dev._index, None)
+            data = backend.asarray(
+                obj, None if dt is None else dt._native, dev._index, None
+            )
         except OverflowError:
             raise
         except (ValueError, TypeError) as exc:
             msg = f"{where}: cannot convert `obj` to an array: {exc}"
-            raise (TypeError if isinstance(exc, TypeError) else ValueError)(msg) from None
+            raise (TypeError if isinstance(exc, TypeError) else ValueError)(
+                msg
+            ) from None
         if dt is None:
             dt = _PYTHON_DEFAULTS.get(data.dtype)
             if dt is None:
@@ -158,9 +168,18 @@ def asarray(
         return from_dlpack(obj, device=dev, copy=copy)
     else:
         try:
-            host = np.asarray(memoryview(obj)) if not hasattr(obj, "__array_interface__") else np.asarray(obj)
+            host = (
+                np.asarray(memoryview(obj))
+                if not hasattr(obj, "__array_interface__")
+                else np.asarray(obj)
+            )
         except TypeError:
-            type_error(where, "obj", "an array, a Python scalar, a sequence, a buffer or a DLPack object", obj)
+            type_error(
+                where,
+                "obj",
+                "an array, a Python scalar, a sequence, a buffer or a DLPack object",
+                obj,
+            )
     src_dt = _from_native_dtype(host.dtype, where) if host.dtype != object else None
     if src_dt is None:
         msg = f"{where}: input of NumPy dtype object is not supported"
@@ -205,9 +224,16 @@ def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
             fill_value = fill_value.item()
             t = fill_value.__class__
         else:
-            type_error(where, "fill_value", "a Python bool, int, float or complex", fill_value)
+            type_error(
+                where, "fill_value", "a Python bool, int, float or complex", fill_value
+            )
     if dt is None:
-        return {bool: _dt.bool, int: _dt.DEFAULT_INT, float: _dt.DEFAULT_FLOAT, complex: _dt.DEFAULT_COMPLEX}[t]
+        return {
+            bool: _dt.bool,
+            int: _dt.DEFAULT_INT,
+            float: _dt.DEFAULT_FLOAT,
+            complex: _dt.DEFAULT_COMPLEX,
+        }[t]
     ok = (
         (t is bool and dt is _dt.bool)
         or (t is int and dt in _dt._numeric)
@@ -314,12 +340,16 @@ def full_like(
     )
 
 
-def _real_scalar(value: Any, where: str, argname: str, *, allow_none: bool = False) -> Any:
+def _real_scalar(
+    value: Any, where: str, argname: str, *, allow_none: bool = False
+) -> Any:
     if value is None and allow_none:
         return None
     if value.__class__ in (int, float):
         return value
-    if isinstance(value, np.generic) and not isinstance(value, (np.bool_, np.complexfloating)):
+    if isinstance(value, np.generic) and not isinstance(
+        value, (np.bool_, np.complexfloating)
+    ):
         return value.item()
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
@@ -403,7 +433,9 @@ def linspace(
     """
     where = "linspace()"
     for argname, v in (("start", start), ("stop", stop)):
-        if v.__class__ not in (int, float, complex) and not isinstance(v, (int, float, complex)):
+        if v.__class__ not in (int, float, complex) and not isinstance(
+            v, (int, float, complex)
+        ):
             type_error(where, argname, "an int, float or complex", v)
         if v.__class__ is bool:
             type_error(where, argname, "an int, float or complex", v)
@@ -423,7 +455,9 @@ def linspace(
         raise TypeError(msg)
     dev = _device_arg(device, where)
     return _wrap(
-        dev._ops["linspace"](dev._index, start, stop, num, dt._native, endpoint), dt, dev
+        dev._ops["linspace"](dev._index, start, stop, num, dt._native, endpoint),
+        dt,
+        dev,
     )
 
 
@@ -509,13 +543,19 @@ def from_dlpack(
     if kind is None:
         msg = f"{where}: DLPack device type {dl_type} is not supported"
         raise BufferError(msg)
-    src = Device("cpu", 0) if kind == "cpu" else parse_device(f"{kind}:{int(dl_id)}", where)
+    src = (
+        Device("cpu", 0)
+        if kind == "cpu"
+        else parse_device(f"{kind}:{int(dl_id)}", where)
+    )
     if target is None:
         target = src
     if kind == "cpu" and target._kind == "cpu":
         src = target  # logical CPU devices share memory
     try:
-        native = src._backend.from_dlpack(x, src._index, copy if target is src else None)
+        native = src._backend.from_dlpack(
+            x, src._index, copy if target is src else None
+        )
     except (BufferError, TypeError, ValueError):
         raise
     except Exception as exc:  # e.g. RuntimeError from a producer

@@ -55,7 +55,11 @@ def can_cast(from_: DType | Array, to: DType, /) -> bool:
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.can_cast.html
     """
     where = "can_cast()"
-    src = from_._dtype if from_.__class__ is Array else check_dtype_arg(from_, where, "from_")
+    src = (
+        from_._dtype
+        if from_.__class__ is Array
+        else check_dtype_arg(from_, where, "from_")
+    )
     dst = check_dtype_arg(to, where, "to")
     if src is dst:
         return True
@@ -90,7 +94,9 @@ def finfo(type: DType | Array, /) -> finfo_object:  # noqa: A002
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.finfo.html
     """
     where = "finfo()"
-    dt = type._dtype if type.__class__ is Array else check_dtype_arg(type, where, "type")
+    dt = (
+        type._dtype if type.__class__ is Array else check_dtype_arg(type, where, "type")
+    )
     if dt not in _dt._floating:
         msg = f"{where}: `type` must be a floating-point dtype, got {dt}"
         raise TypeError(msg)
@@ -112,7 +118,9 @@ def iinfo(type: DType | Array, /) -> iinfo_object:  # noqa: A002
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.iinfo.html
     """
     where = "iinfo()"
-    dt = type._dtype if type.__class__ is Array else check_dtype_arg(type, where, "type")
+    dt = (
+        type._dtype if type.__class__ is Array else check_dtype_arg(type, where, "type")
+    )
     if dt not in _dt._integer:
         msg = f"{where}: `type` must be an integer dtype, got {dt}"
         raise TypeError(msg)
@@ -164,7 +172,9 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         elif a.__class__ in (bool, int, float, complex):
             scalars.append(a)
         else:
-            type_error(where, "arrays_and_dtypes", "arrays, dtypes or Python scalars", a)
+            type_error(
+                where, "arrays_and_dtypes", "arrays, dtypes or Python scalars", a
+            )
     if not dtypes:
         if not scalars:
             msg = f"{where}: at least one array or dtype is required"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextvars
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from ._backend import available_kinds, get_backend, missing_op
 
@@ -45,7 +45,7 @@ class Device:
     _kind: str
     _native: type
     _ops: OpTable
-    _interned: dict[tuple[str, int], Device] = {}
+    _interned: ClassVar[dict[tuple[str, int], Device]] = {}
 
     def __new__(cls, kind: str, index: int = 0) -> Device:
         if kind.__class__ is not str:
@@ -126,11 +126,12 @@ class Device:
         _scope.set(stack[:-1])
 
 
-class OpTable(dict):  # type: ignore[type-arg]
+class OpTable(dict[str, Any]):
     """A backend's function table: a dict whose missing entries raise a clear
     NotImplementedError naming the operation and the device kind."""
 
     __slots__ = ("kind",)
+    kind: str
 
     def __missing__(self, name: str) -> Any:
         raise missing_op(name, self.kind)
@@ -167,7 +168,9 @@ def parse_device(spec: object, where: str) -> Device:
         except ValueError:
             index = -1
         if index < 0:
-            msg = f"{where}: cannot read device {spec!r}; expected e.g. 'cpu' or 'cuda:0'"
+            msg = (
+                f"{where}: cannot read device {spec!r}; expected e.g. 'cpu' or 'cuda:0'"
+            )
             raise ValueError(msg)
         return Device(kind, index)
     msg = (

@@ -15,7 +15,10 @@ only accept the dtypes in :data:`STANDARD_DTYPES`.
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "DType",
@@ -43,7 +46,7 @@ class DType:
     _kind: str
     _name: str
     _native: np.dtype
-    _standard: bool
+    _standard: builtins.bool
 
     def __new__(cls, *args: object, **kwargs: object) -> DType:
         msg = (
@@ -53,7 +56,9 @@ class DType:
         raise TypeError(msg)
 
     @classmethod
-    def _make(cls, name: str, kind: str, native: np.dtype, *, standard: bool) -> DType:
+    def _make(
+        cls, name: str, kind: str, native: np.dtype, *, standard: builtins.bool
+    ) -> DType:
         self = object.__new__(cls)
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_kind", kind)
@@ -110,7 +115,10 @@ def _by_name(name: str) -> DType:
     return _REGISTRY[name]
 
 
-def _register(name: str, kind: str, native: object, *, standard: bool = False) -> DType:
+# (`builtins.bool` in annotations: the module-level name `bool` is the dtype.)
+def _register(
+    name: str, kind: str, native: npt.DTypeLike, *, standard: builtins.bool = False
+) -> DType:
     """Create and register a dtype (used here and by ``ocean_ext``)."""
     dt = DType._make(name, kind, np.dtype(native), standard=standard)
     _REGISTRY[name] = dt
@@ -204,7 +212,7 @@ for _u, _row in (
     (uint16, (int32, int32, int32, int64)),
     (uint32, (int64, int64, int64, int64)),
 ):
-    for _s, _r in zip((int8, int16, int32, int64), _row):
+    for _s, _r in zip((int8, int16, int32, int64), _row, strict=True):
         _add_rule(_u, _s, _r)
 _add_rule(float32, complex64, complex64)
 _add_rule(float32, complex128, complex128)

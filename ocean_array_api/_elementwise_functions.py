@@ -42,7 +42,8 @@ def _python_scalar(value: Any) -> Any:
     if isinstance(value, _np.generic):
         item = value.item()
         return item if item.__class__ in (bool, int, float, complex) else None
-    for kind in (bool, int, float, complex):
+    kinds: tuple[type, ...] = (bool, int, float, complex)
+    for kind in kinds:
         if isinstance(value, kind):
             return kind(value)
     return None
@@ -70,7 +71,12 @@ def check_scalar(
             allow_complex_upcast and dt in _dt._real_floating
         )
     else:
-        type_error(where, argname, "an array or a Python scalar (bool, int, float, complex)", value)
+        type_error(
+            where,
+            argname,
+            "an array or a Python scalar (bool, int, float, complex)",
+            value,
+        )
     if not ok:
         msg = (
             f"{where}: a Python {t.__name__} `{argname}` cannot be combined with an "
@@ -80,7 +86,9 @@ def check_scalar(
     return v
 
 
-def _scalar_operand(value: Any, dt: DType, where: str, argname: str) -> tuple[Any, DType]:
+def _scalar_operand(
+    value: Any, dt: DType, where: str, argname: str
+) -> tuple[Any, DType]:
     v = check_scalar(value, dt, where, argname, allow_complex_upcast=True)
     if v.__class__ is complex and dt in _dt._real_floating:
         return v, _dt.COMPLEX_OF[dt]
@@ -118,7 +126,9 @@ def _shape_error(where: str, exc: Exception) -> ValueError:
 
 
 # --- factories ---------------------------------------------------------------
-def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[..., Array]:
+def _binary(
+    name: str, allowed: set[DType], result: str, doc: str
+) -> Callable[..., Array]:
     """A binary elementwise function.
 
     ``result``: "promote" (the promoted dtype), "bool" (comparisons) or
@@ -147,7 +157,9 @@ def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[.
         else:
             a, b, dt, dev = _resolve(where, x1, x2)
         if dt not in allowed:
-            dtype_error(where, "x1" if dt is getattr(x1, "_dtype", None) else "x2", allowed, dt)
+            dtype_error(
+                where, "x1" if dt is getattr(x1, "_dtype", None) else "x2", allowed, dt
+            )
         try:
             res = dev._ops[name](a, b)
         except ValueError as exc:
@@ -173,7 +185,9 @@ def _binary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[.
     return func
 
 
-def _unary(name: str, allowed: set[DType], result: str, doc: str) -> Callable[..., Array]:
+def _unary(
+    name: str, allowed: set[DType], result: str, doc: str
+) -> Callable[..., Array]:
     """A unary elementwise function.
 
     ``result``: "same", "bool", or "real" (the real dtype of a complex input).
@@ -306,7 +320,7 @@ def clip(
     if dt not in _real:
         dtype_error(where, "x", _real, dt)
     dev = x._device
-    bounds = []
+    bounds: list[Any] = []
     for argname, bound in (("min", min), ("max", max)):
         if bound is None:
             bounds.append(None)
@@ -345,7 +359,12 @@ def _operand_ok(other: Any) -> bool:
 def _install_operators() -> None:
     def forward(func: Callable[..., Array]) -> Callable[..., Any]:
         def op(self: Array, other: Any, /) -> Any:
-            if other.__class__ is Array or other.__class__ in (int, float, bool, complex):
+            if other.__class__ is Array or other.__class__ in (
+                int,
+                float,
+                bool,
+                complex,
+            ):
                 return func(self, other)
             if _python_scalar(other) is None:
                 return NotImplemented

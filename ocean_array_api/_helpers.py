@@ -7,7 +7,7 @@ and dict look-ups only.  Error messages name the function and the argument.
 from __future__ import annotations
 
 import operator
-from typing import Any, NoReturn
+from typing import Any, NoReturn, SupportsIndex, cast
 
 from ._dtypes import CATEGORY_NAMES, DType
 
@@ -15,9 +15,8 @@ _SCALARS = (bool, int, float, complex)
 
 
 def type_error(where: str, argname: str, expected: str, got: object) -> NoReturn:
-    msg = (
-        f"{where}: `{argname}` must be {expected}, got {type(got).__name__}"
-        + (f" {got!r}" if isinstance(got, (int, float, str)) else "")
+    msg = f"{where}: `{argname}` must be {expected}, got {type(got).__name__}" + (
+        f" {got!r}" if isinstance(got, (int, float, str)) else ""
     )
     raise TypeError(msg)
 
@@ -31,7 +30,9 @@ def dtype_error(where: str, argname: str, allowed: set[DType], got: DType) -> No
     raise TypeError(msg)
 
 
-def device_error(where: str, names: tuple[str, str], devices: tuple[Any, Any]) -> NoReturn:
+def device_error(
+    where: str, names: tuple[str, str], devices: tuple[Any, Any]
+) -> NoReturn:
     msg = (
         f"{where}: `{names[0]}` is on {devices[0]!r} and `{names[1]}` on "
         f"{devices[1]!r}; move one with to_device()"
@@ -44,7 +45,7 @@ def normalize_axis(axis: object, ndim: int, where: str, argname: str = "axis") -
     if type(axis) is not int:
         if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
             type_error(where, argname, "an int", axis)
-        axis = operator.index(axis)
+        axis = operator.index(cast("SupportsIndex", axis))
     if -ndim <= axis < ndim:  # type: ignore[operator]
         return axis + ndim if axis < 0 else axis  # type: ignore[operator,return-value]
     msg = f"{where}: `{argname}` {axis} is out of bounds for an array of {ndim} dimension(s)"
@@ -80,15 +81,18 @@ def check_shape(shape: object, where: str, argname: str = "shape") -> tuple[int,
         shape = tuple(shape)
     if type(shape) is tuple:
         for s in shape:
-            if type(s) is not int:
-                if isinstance(s, bool) or not hasattr(type(s), "__index__"):
-                    type_error(where, argname, "a tuple of ints", s)
+            if type(s) is not int and (
+                isinstance(s, bool) or not hasattr(type(s), "__index__")
+            ):
+                type_error(where, argname, "a tuple of ints", s)
             if s < 0:
                 msg = f"{where}: `{argname}` must not have negative sizes, got {shape}"
                 raise ValueError(msg)
         return tuple(operator.index(s) for s in shape)
-    if isinstance(shape, bool) or not hasattr(type(shape), "__index__") or isinstance(
-        shape, float
+    if (
+        isinstance(shape, bool)
+        or not hasattr(type(shape), "__index__")
+        or isinstance(shape, float)
     ):
         type_error(where, argname, "an int or a tuple of ints", shape)
     return check_shape(operator.index(shape), where, argname)  # type: ignore[arg-type]

@@ -30,7 +30,11 @@ _BASIC = (int, slice, type(None), type(Ellipsis))
 def _check_slice(s: slice, where: str) -> None:
     for part in (s.start, s.stop, s.step):
         if part is not None and part.__class__ is not int:
-            if isinstance(part, Array) and part._dtype in _dt._integer and part.ndim == 0:
+            if (
+                isinstance(part, Array)
+                and part._dtype in _dt._integer
+                and part.ndim == 0
+            ):
                 continue
             msg = f"{where}: slice bounds must be ints or None, got {part!r}"
             raise IndexError(msg)
@@ -79,7 +83,7 @@ def native_key(x: Array, key: Any, where: str) -> Any:
                         f"array of {ndim}"
                     )
                     raise IndexError(msg)
-                for i, (a, b) in enumerate(zip(m, shape)):
+                for i, (a, b) in enumerate(zip(m, shape, strict=False)):
                     if a != b and a != 0:
                         msg = (
                             f"{where}: boolean index has size {a} in dimension {i}, "
@@ -94,7 +98,11 @@ def native_key(x: Array, key: Any, where: str) -> Any:
             n_axes += 1
             out.append(item._data)
         else:
-            if hasattr(item, "__index__") and t is not bool and not hasattr(item, "shape"):
+            if (
+                hasattr(item, "__index__")
+                and t is not bool
+                and not hasattr(item, "shape")
+            ):
                 # e.g. numpy.int64 scalars
                 n_axes += 1
                 out.append(int(item))
@@ -108,7 +116,9 @@ def native_key(x: Array, key: Any, where: str) -> Any:
         msg = f"{where}: an index can only have a single ellipsis ('...')"
         raise IndexError(msg)
     if n_axes > ndim:
-        msg = f"{where}: too many indices ({n_axes}) for an array of {ndim} dimension(s)"
+        msg = (
+            f"{where}: too many indices ({n_axes}) for an array of {ndim} dimension(s)"
+        )
         raise IndexError(msg)
     # Bounds of integer indices (NumPy checks too, but its message names no axis).
     if not has_array:

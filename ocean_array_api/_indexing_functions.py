@@ -92,13 +92,14 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
             f"got {idx.ndim}"
         )
         raise ValueError(msg)
-    for i, (p, q) in enumerate(zip(data.shape, idx.shape, strict=True)):
-        if p != q and p != 1 and q != 1 and i != axis:
-            msg = (
-                f"{fn}: shapes {data.shape} of x and {idx.shape} of indices do "
-                f"not broadcast outside axis {axis}"
-            )
-            raise ValueError(msg)
+    if data.shape != idx.shape:
+        for i, (p, q) in enumerate(zip(data.shape, idx.shape, strict=True)):
+            if p != q and p != 1 and q != 1 and i != axis:
+                msg = (
+                    f"{fn}: shapes {data.shape} of x and {idx.shape} of indices do "
+                    f"not broadcast outside axis {axis}"
+                )
+                raise ValueError(msg)
     dev = x._device
     try:
         res = dev._ops["take_along_axis"](data, idx, axis)

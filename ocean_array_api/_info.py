@@ -20,7 +20,12 @@ _KIND_ORDER: tuple[tuple[str, tuple[DType, ...]], ...] = (
 )
 _KIND_GROUPS = {
     "integral": ("signed integer", "unsigned integer"),
-    "numeric": ("signed integer", "unsigned integer", "real floating", "complex floating"),
+    "numeric": (
+        "signed integer",
+        "unsigned integer",
+        "real floating",
+        "complex floating",
+    ),
 }
 
 
@@ -85,9 +90,7 @@ class Info:
                 else:
                     msg = f"{where}: unknown kind {k!r}"
                     raise ValueError(msg)
-        return {
-            dt._name: dt for k, group in _KIND_ORDER if k in wanted for dt in group
-        }
+        return {dt._name: dt for k, group in _KIND_ORDER if k in wanted for dt in group}
 
 
 def __array_namespace_info__() -> Info:

@@ -16,7 +16,6 @@ from typing import Any
 
 from . import _dtypes as _dt
 from ._array_object import Array, _wrap
-from ._backend import missing_op
 from ._dtypes import DType, promote
 from ._helpers import device_error, dtype_error, normalize_axis, type_error
 
@@ -26,14 +25,6 @@ _numeric = _dt._numeric
 
 
 # --- helpers shared with linalg ----------------------------------------------
-def _op(dev: Any, name: str) -> Any:
-    """The backend kernel ``name`` of ``dev``'s table, or a clear error."""
-    op = dev._ops.get(name)
-    if op is None:
-        raise missing_op(name, dev._kind)
-    return op
-
-
 def _finish(res: Any, dt: DType, dev: Any) -> Array:
     """Wrap a backend result (NumPy returns scalars for 0-d results)."""
     if res.__class__ is not dev._native:
@@ -160,11 +151,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     sb = b.shape
     if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0]:
         _matmul_shape(sa, sb, "matmul()")
-    try:
-        op = dev._ops["matmul"]
-    except KeyError:
-        op = _op(dev, "matmul")  # raises the missing-operation error
-    res = op(a, b)
+    res = dev._ops["matmul"](a, b)
     if res.__class__ is not dev._native:
         res = dev._backend.to_native(res)
     return _wrap(res, dt, dev)
@@ -185,11 +172,7 @@ def matrix_transpose(x: Array, /) -> Array:
         )
         raise ValueError(msg)
     dev = x._device
-    try:
-        op = dev._ops["matrix_transpose"]
-    except KeyError:
-        op = _op(dev, "matrix_transpose")  # raises the missing-operation error
-    return _wrap(op(data), x._dtype, dev)
+    return _wrap(dev._ops["matrix_transpose"](data), x._dtype, dev)
 
 
 def _axis_list(seq: Any, ndim: int, where: str, which: str) -> tuple[int, ...]:
@@ -257,7 +240,7 @@ def tensordot(
                 f"axis {i} of x1 has size {s1[i]} and axis {j} of x2 has size {s2[j]}"
             )
             raise ValueError(msg)
-    return _finish(_op(dev, "tensordot")(x1._data, x2._data, (ax1, ax2)), dt, dev)
+    return _finish(dev._ops["tensordot"](x1._data, x2._data, (ax1, ax2)), dt, dev)
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -284,7 +267,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         rest1 = s1[:axis] + s1[axis:][1:]
         rest2 = s2[:axis] + s2[axis:][1:]
         _broadcast_shapes(rest1, rest2, where, "the non-contracted shapes")
-    return _finish(_op(dev, "vecdot")(x1._data, x2._data, axis), dt, dev)
+    return _finish(dev._ops["vecdot"](x1._data, x2._data, axis), dt, dev)
 
 
 # --- operators ---------------------------------------------------------------------
@@ -321,7 +304,7 @@ def _install_operators() -> None:
         from ._ext_hooks import check_writable
 
         check_writable(self, where)
-        _op(dev, "matmul")(a, other._data, out=a)
+        dev._ops["matmul"](a, other._data, out=a)
         return self
 
     setattr(Array, "__matmul__", __matmul__)  # noqa: B010

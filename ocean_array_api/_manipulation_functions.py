@@ -103,7 +103,7 @@ def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
     dev = first._device
     shape = first._data.shape
     same = True
-    natives = []
+    natives: list[Any] = []
     append = natives.append
     for a in arrays:
         if a.__class__ is not Array or a._device is not dev:

@@ -69,12 +69,104 @@ def _arrays_only(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+# Python scalars as ``_python_scalar`` in _elementwise_functions sees them
+# (NumPy scalars subclass these or are caught by the function itself).
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _too_old(name: str, what: str, since: str, version: str, hint: str = "") -> str:
+    """The TypeError message for a feature ``version`` does not have yet."""
+    return (
+        f"{name}(): {what} needs API version {since} or later; this namespace is "
+        f"{version}{hint}"
+    )
+
+
+def _where_arrays_only(func: Callable[..., Any], version: str) -> Callable[..., Any]:
+    """Before 2024.12, ``where``'s ``x1`` and ``x2`` are arrays only."""
+
+    @functools.wraps(func)
+    def wrapper(condition: Any, x1: Any, x2: Any, /) -> Any:
+        for argname, value in (("x1", x1), ("x2", x2)):
+            if isinstance(value, _PY_SCALARS):
+                what = f"a Python scalar `{argname}`"
+                hint = ", so pass an array (asarray(value))"
+                msg = _too_old("where", what, "2024.12", version, hint)
+                raise TypeError(msg)
+        return func(condition, x1, x2)
+
+    return wrapper
+
+
+def _real_mean(func: Callable[..., Any], version: str) -> Callable[..., Any]:
+    """Before 2024.12, ``mean`` takes real floating-point input only."""
+    from . import _dtypes as _dt
+    from ._array_object import Array
+
+    @functools.wraps(func)
+    def wrapper(x: Any, /, **kwargs: Any) -> Any:
+        if x.__class__ is Array and x._dtype in _dt._complex_floating:
+            what = f"complex `x` ({x._dtype})"
+            msg = _too_old("mean", what, "2024.12", version)
+            raise TypeError(msg)
+        return func(x, **kwargs)
+
+    return wrapper
+
+
+def _searchsorted_array_x2(
+    func: Callable[..., Any], version: str
+) -> Callable[..., Any]:
+    """Before 2025.12, ``searchsorted``'s ``x2`` is an array only."""
+
+    @functools.wraps(func)
+    def wrapper(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+        if isinstance(x2, _PY_SCALARS):
+            what = "a Python scalar `x2`"
+            hint = ", so pass an array (asarray(value))"
+            msg = _too_old("searchsorted", what, "2025.12", version, hint)
+            raise TypeError(msg)
+        return func(x1, x2, **kwargs)
+
+    return wrapper
+
+
+def _expand_dims_int_axis(func: Callable[..., Any], version: str) -> Callable[..., Any]:
+    """Before 2025.12, ``expand_dims`` inserts one axis (default 0).
+
+    (The older revisions make ``axis`` keyword-only; passing it by position, as
+    2025.12 allows, is accepted as a harmless extension.)
+    """
+
+    @functools.wraps(func)
+    def wrapper(x: Any, /, axis: Any = 0) -> Any:
+        if axis.__class__ is tuple:
+            hint = "; pass one int, or call expand_dims once per axis"
+            msg = _too_old("expand_dims", "a tuple `axis`", "2025.12", version, hint)
+            raise TypeError(msg)
+        return func(x, axis)
+
+    # The signature is this wrapper's (``axis`` defaults to 0), not func's.
+    del wrapper.__wrapped__
+    wrapper.__annotations__ = {"x": "Array", "axis": "int", "return": "Array"}
+    wrapper.__doc__ = (func.__doc__ or "") + (
+        "\n\nBefore 2025.12 ``axis`` is one int (default 0)."
+    )
+    return wrapper
+
+
 def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
-    """Functions of ``ns`` whose behaviour in ``version`` differs from 2025.12."""
+    """Functions of ``ns`` whose behaviour in ``version`` differs from 2025.12.
+
+    ``permute_dims`` keeps accepting negative axes (new in 2025.12) in every
+    revision: a harmless extension, since older code never passes them.
+    """
     out: dict[str, Any] = {}
     if not at_least(version, "2025.12"):
         out["meshgrid"] = _returning_list(ns["meshgrid"])
         out["broadcast_arrays"] = _returning_list(ns["broadcast_arrays"])
+        out["searchsorted"] = _searchsorted_array_x2(ns["searchsorted"], version)
+        out["expand_dims"] = _expand_dims_int_axis(ns["expand_dims"], version)
     if not at_least(version, "2024.12"):
         from . import _elementwise_functions as ew
 
@@ -82,6 +174,8 @@ def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
             f = ns.get(name)  # None: added after `version` (nextafter, ...)
             if f is not None and hasattr(f, "_result"):  # the binary functions
                 out[name] = _arrays_only(f)
+        out["where"] = _where_arrays_only(ns["where"], version)
+        out["mean"] = _real_mean(ns["mean"], version)
 
     def info() -> Any:
         from ._info import Info

@@ -288,7 +288,6 @@ def _cumulative(name: str, summary: str, identity: str) -> Callable[..., Array]:
     ) -> Array:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
-        xdt = x._dtype
         rdt = _accumulation_dtype(x, dtype, where)
         data = x._data
         ndim = data.ndim
@@ -308,9 +307,7 @@ def _cumulative(name: str, summary: str, identity: str) -> Callable[..., Array]:
         if include_initial is not False and include_initial is not True:
             type_error(where, "include_initial", "a bool", include_initial)
         dev = x._device
-        res = dev._ops[name](
-            data, axis, rdt._native, include_initial
-        )
+        res = dev._ops[name](data, axis, rdt._native, include_initial)
         return _wrap(res, rdt, dev)
 
     func.__name__ = func.__qualname__ = name

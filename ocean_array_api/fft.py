@@ -26,7 +26,7 @@ from ._array_object import Array
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import normalize_axis, type_error
-from ._linear_algebra_functions import _check_array, _check_int, _finish, _op
+from ._linear_algebra_functions import _check_array, _check_int, _finish
 
 __all__ = [
     "fft",
@@ -213,7 +213,7 @@ def fft(
         x, n, axis, norm, "fft.fft()", _complex_floating, False
     )
     dev = x._device
-    return _finish(_op(dev, "fft.fft")(data, size, ax, mode), x._dtype, dev)
+    return _finish(dev._ops["fft.fft"](data, size, ax, mode), x._dtype, dev)
 
 
 def ifft(
@@ -227,7 +227,7 @@ def ifft(
         x, n, axis, norm, "fft.ifft()", _complex_floating, False
     )
     dev = x._device
-    return _finish(_op(dev, "fft.ifft")(data, size, ax, mode), x._dtype, dev)
+    return _finish(dev._ops["fft.ifft"](data, size, ax, mode), x._dtype, dev)
 
 
 def fftn(
@@ -251,7 +251,7 @@ def fftn(
         x, s, axes, norm, "fft.fftn()", _complex_floating, False, False
     )
     dev = x._device
-    return _finish(_op(dev, "fft.fftn")(data, sizes, ax, mode), x._dtype, dev)
+    return _finish(dev._ops["fft.fftn"](data, sizes, ax, mode), x._dtype, dev)
 
 
 def ifftn(
@@ -270,7 +270,7 @@ def ifftn(
         x, s, axes, norm, "fft.ifftn()", _complex_floating, False, False
     )
     dev = x._device
-    return _finish(_op(dev, "fft.ifftn")(data, sizes, ax, mode), x._dtype, dev)
+    return _finish(dev._ops["fft.ifftn"](data, sizes, ax, mode), x._dtype, dev)
 
 
 def rfft(
@@ -285,7 +285,7 @@ def rfft(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.rfft")(data, size, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
+        dev._ops["fft.rfft"](data, size, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
     )
 
 
@@ -301,7 +301,7 @@ def irfft(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.irfft")(data, size, ax, mode), _dt.REAL_OF[x._dtype], dev
+        dev._ops["fft.irfft"](data, size, ax, mode), _dt.REAL_OF[x._dtype], dev
     )
 
 
@@ -322,7 +322,7 @@ def rfftn(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.rfftn")(data, sizes, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
+        dev._ops["fft.rfftn"](data, sizes, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
     )
 
 
@@ -343,7 +343,7 @@ def irfftn(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.irfftn")(data, sizes, ax, mode), _dt.REAL_OF[x._dtype], dev
+        dev._ops["fft.irfftn"](data, sizes, ax, mode), _dt.REAL_OF[x._dtype], dev
     )
 
 
@@ -359,7 +359,7 @@ def hfft(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.hfft")(data, size, ax, mode), _dt.REAL_OF[x._dtype], dev
+        dev._ops["fft.hfft"](data, size, ax, mode), _dt.REAL_OF[x._dtype], dev
     )
 
 
@@ -375,7 +375,7 @@ def ihfft(
     )
     dev = x._device
     return _finish(
-        _op(dev, "fft.ihfft")(data, size, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
+        dev._ops["fft.ihfft"](data, size, ax, mode), _dt.COMPLEX_OF[x._dtype], dev
     )
 
 
@@ -418,7 +418,7 @@ def fftfreq(
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.fftfreq()")
-    return _finish(_op(dev, "fft.fftfreq")(dev._index, n, d, rdt._native), rdt, dev)
+    return _finish(dev._ops["fft.fftfreq"](dev._index, n, d, rdt._native), rdt, dev)
 
 
 def rfftfreq(
@@ -438,7 +438,7 @@ def rfftfreq(
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.rfftfreq()")
-    return _finish(_op(dev, "fft.rfftfreq")(dev._index, n, d, rdt._native), rdt, dev)
+    return _finish(dev._ops["fft.rfftfreq"](dev._index, n, d, rdt._native), rdt, dev)
 
 
 def _shift_axes(x: Any, axes: Any, where: str) -> tuple[Any, tuple[int, ...]]:
@@ -463,7 +463,7 @@ def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """
     data, axes_t = _shift_axes(x, axes, "fft.fftshift()")
     dev = x._device
-    return _finish(_op(dev, "fft.fftshift")(data, axes_t), x._dtype, dev)
+    return _finish(dev._ops["fft.fftshift"](data, axes_t), x._dtype, dev)
 
 
 def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
@@ -473,7 +473,7 @@ def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """
     data, axes_t = _shift_axes(x, axes, "fft.ifftshift()")
     dev = x._device
-    return _finish(_op(dev, "fft.ifftshift")(data, axes_t), x._dtype, dev)
+    return _finish(dev._ops["fft.ifftshift"](data, axes_t), x._dtype, dev)
 
 
 _FULL: dict[str, Any] = {name: globals()[name] for name in __all__}

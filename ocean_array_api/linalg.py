@@ -32,7 +32,6 @@ from ._linear_algebra_functions import (
     _check_int,
     _finish,
     _negative_axis,
-    _op,
     _two_arrays,
     matmul,
     matrix_transpose,
@@ -141,7 +140,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     data = _matrix(x, where, _floating, square=True)
     upper = check_bool(upper, where, "upper")
     dev = x._device
-    return _finish(_op(dev, "linalg.cholesky")(data, upper), x._dtype, dev)
+    return _finish(dev._ops["linalg.cholesky"](data, upper), x._dtype, dev)
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -170,7 +169,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         where,
         "the non-vector shapes",
     )
-    return _finish(_op(dev, "linalg.cross")(x1._data, x2._data, axis), dt, dev)
+    return _finish(dev._ops["linalg.cross"](x1._data, x2._data, axis), dt, dev)
 
 
 def det(x: Array, /) -> Array:
@@ -180,7 +179,7 @@ def det(x: Array, /) -> Array:
     """
     data = _matrix(x, "linalg.det()", _floating, square=True)
     dev = x._device
-    return _finish(_op(dev, "linalg.det")(data), x._dtype, dev)
+    return _finish(dev._ops["linalg.det"](data), x._dtype, dev)
 
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
@@ -196,7 +195,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     data = _matrix(x, where, _all_dtypes)
     offset = _check_int(offset, where, "offset")
     dev = x._device
-    return _finish(_op(dev, "linalg.diagonal")(data, offset), x._dtype, dev)
+    return _finish(dev._ops["linalg.diagonal"](data, offset), x._dtype, dev)
 
 
 def eig(x: Array, /) -> EigResult:
@@ -209,7 +208,7 @@ def eig(x: Array, /) -> EigResult:
     data = _matrix(x, "linalg.eig()", _floating, square=True)
     dev = x._device
     ct = _complex(x._dtype)
-    w, v = _op(dev, "linalg.eig")(data)
+    w, v = dev._ops["linalg.eig"](data)
     return EigResult(_finish(w, ct, dev), _finish(v, ct, dev))
 
 
@@ -221,7 +220,7 @@ def eigh(x: Array, /) -> EighResult:
     data = _matrix(x, "linalg.eigh()", _floating, square=True)
     dev = x._device
     dt = x._dtype
-    w, v = _op(dev, "linalg.eigh")(data)
+    w, v = dev._ops["linalg.eigh"](data)
     return EighResult(_finish(w, _real(dt), dev), _finish(v, dt, dev))
 
 
@@ -232,7 +231,7 @@ def eigvals(x: Array, /) -> Array:
     """
     data = _matrix(x, "linalg.eigvals()", _floating, square=True)
     dev = x._device
-    return _finish(_op(dev, "linalg.eigvals")(data), _complex(x._dtype), dev)
+    return _finish(dev._ops["linalg.eigvals"](data), _complex(x._dtype), dev)
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -242,7 +241,7 @@ def eigvalsh(x: Array, /) -> Array:
     """
     data = _matrix(x, "linalg.eigvalsh()", _floating, square=True)
     dev = x._device
-    return _finish(_op(dev, "linalg.eigvalsh")(data), _real(x._dtype), dev)
+    return _finish(dev._ops["linalg.eigvalsh"](data), _real(x._dtype), dev)
 
 
 def inv(x: Array, /) -> Array:
@@ -252,7 +251,7 @@ def inv(x: Array, /) -> Array:
     """
     data = _matrix(x, "linalg.inv()", _floating, square=True)
     dev = x._device
-    return _finish(_op(dev, "linalg.inv")(data), x._dtype, dev)
+    return _finish(dev._ops["linalg.inv"](data), x._dtype, dev)
 
 
 _MATRIX_ORDS = (1, 2, -1, -2, _inf, -_inf)
@@ -293,7 +292,7 @@ def matrix_norm(
         type_error(where, "ord", "'fro', 'nuc', an int or a float", ord)
     dev = x._device
     return _finish(
-        _op(dev, "linalg.matrix_norm")(data, keepdims, ord), _real(x._dtype), dev
+        dev._ops["linalg.matrix_norm"](data, keepdims, ord), _real(x._dtype), dev
     )
 
 
@@ -306,7 +305,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     data = _matrix(x, where, _floating, square=True)
     n = _check_int(n, where, "n")
     dev = x._device
-    return _finish(_op(dev, "linalg.matrix_power")(data, n), x._dtype, dev)
+    return _finish(dev._ops["linalg.matrix_power"](data, n), x._dtype, dev)
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -318,7 +317,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     data = _matrix(x, where, _floating)
     tol = _rtol(rtol, x, where)
     dev = x._device
-    return _finish(_op(dev, "linalg.matrix_rank")(data, tol), _dt.DEFAULT_INT, dev)
+    return _finish(dev._ops["linalg.matrix_rank"](data, tol), _dt.DEFAULT_INT, dev)
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -333,7 +332,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if a.ndim != 1 or b.ndim != 1:
         msg = f"{where}: `x1` and `x2` must be one-dimensional, got shapes {a.shape} and {b.shape}"
         raise ValueError(msg)
-    return _finish(_op(dev, "linalg.outer")(a, b), dt, dev)
+    return _finish(dev._ops["linalg.outer"](a, b), dt, dev)
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -345,7 +344,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     data = _matrix(x, where, _floating)
     tol = _rtol(rtol, x, where)
     dev = x._device
-    return _finish(_op(dev, "linalg.pinv")(data, tol), x._dtype, dev)
+    return _finish(dev._ops["linalg.pinv"](data, tol), x._dtype, dev)
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
@@ -362,7 +361,7 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
         raise ValueError(msg)
     dev = x._device
     dt = x._dtype
-    q, r = _op(dev, "linalg.qr")(data, mode)
+    q, r = dev._ops["linalg.qr"](data, mode)
     return QRResult(_finish(q, dt, dev), _finish(r, dt, dev))
 
 
@@ -374,7 +373,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     data = _matrix(x, "linalg.slogdet()", _floating, square=True)
     dev = x._device
     dt = x._dtype
-    sign, logabsdet = _op(dev, "linalg.slogdet")(data)
+    sign, logabsdet = dev._ops["linalg.slogdet"](data)
     return SlogdetResult(_finish(sign, dt, dev), _finish(logabsdet, _real(dt), dev))
 
 
@@ -411,7 +410,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
             )
             raise ValueError(msg)
         _broadcast_shapes(s1[:-2], s2[:-2], where, "the stack shapes")
-    return _finish(_op(dev, "linalg.solve")(x1._data, x2._data), dt, dev)
+    return _finish(dev._ops["linalg.solve"](x1._data, x2._data), dt, dev)
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
@@ -424,7 +423,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     full_matrices = check_bool(full_matrices, where, "full_matrices")
     dev = x._device
     dt = x._dtype
-    u, s, vh = _op(dev, "linalg.svd")(data, full_matrices)
+    u, s, vh = dev._ops["linalg.svd"](data, full_matrices)
     return SVDResult(
         _finish(u, dt, dev), _finish(s, _real(dt), dev), _finish(vh, dt, dev)
     )
@@ -437,7 +436,7 @@ def svdvals(x: Array, /) -> Array:
     """
     data = _matrix(x, "linalg.svdvals()", _floating)
     dev = x._device
-    return _finish(_op(dev, "linalg.svdvals")(data), _real(x._dtype), dev)
+    return _finish(dev._ops["linalg.svdvals"](data), _real(x._dtype), dev)
 
 
 _UNSIGNED_BY_BITS = {8: _dt.uint8, 16: _dt.uint16, 32: _dt.uint32, 64: _dt.uint64}
@@ -479,7 +478,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
             )
             raise TypeError(msg)
     dev = x._device
-    return _finish(_op(dev, "linalg.trace")(data, offset, rdt._native), rdt, dev)
+    return _finish(dev._ops["linalg.trace"](data, offset, rdt._native), rdt, dev)
 
 
 def vector_norm(
@@ -512,7 +511,7 @@ def vector_norm(
         msg = f"{where}: `ord` must not be NaN"
         raise ValueError(msg)
     dev = x._device
-    res = _op(dev, "linalg.vector_norm")(data, axes, keepdims, ord)
+    res = dev._ops["linalg.vector_norm"](data, axes, keepdims, ord)
     return _finish(res, _real(x._dtype), dev)
 
 

@@ -209,6 +209,73 @@ def test_python_scalars_in_binary_functions_need_2024_12():
         assert_matches(_ns(v).add(x, 1.0), np.array([2.0, 3.0]))
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_where_python_scalars_need_2024_12(version):
+    ns = _ns(version)
+    cond = ns.asarray([True, False])
+    x = ns.asarray([1.0, 2.0])
+    assert_matches(ns.where(cond, x, x), np.array([1.0, 2.0]))
+    if version >= "2024.12":
+        assert_matches(ns.where(cond, x, 0.0), np.array([1.0, 0.0]))
+        assert_matches(ns.where(cond, 5.0, x), np.array([5.0, 2.0]))
+    else:
+        with pytest.raises(TypeError, match=r"where\(\).*`x2`.*2024\.12.*2023\.12"):
+            ns.where(cond, x, 0.0)
+        with pytest.raises(TypeError, match=r"where\(\).*`x1`.*2024\.12"):
+            ns.where(cond, 5, x)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_complex_mean_needs_2024_12(version):
+    ns = _ns(version)
+    assert_matches(ns.mean(ns.asarray([1.0, 3.0])), np.float64(2.0))
+    z = ns.asarray([1 + 1j, 3 + 3j])
+    if version >= "2024.12":
+        assert_matches(ns.mean(z), np.complex128(2 + 2j))
+    else:
+        with pytest.raises(TypeError, match=r"mean\(\).*complex.*2024\.12.*2023\.12"):
+            ns.mean(z)
+        with pytest.raises(TypeError, match=r"mean\(\).*complex64"):
+            ns.mean(ns.asarray([1j], dtype=ns.complex64), axis=0, keepdims=True)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_searchsorted_python_scalar_needs_2025_12(version):
+    ns = _ns(version)
+    x1 = ns.asarray([1.0, 2.0, 3.0])
+    assert_matches(ns.searchsorted(x1, ns.asarray([2.5])), np.array([2]))
+    assert_matches(ns.searchsorted(x1, ns.asarray([2.0]), side="right"), np.array([2]))
+    if version >= "2025.12":
+        assert_matches(ns.searchsorted(x1, 2.5), np.searchsorted([1.0, 2.0, 3.0], 2.5))
+    else:
+        with pytest.raises(
+            TypeError, match=rf"searchsorted\(\).*`x2`.*2025\.12.*{version}"
+        ):
+            ns.searchsorted(x1, 2.5)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_expand_dims_tuple_axis_needs_2025_12(version):
+    ns = _ns(version)
+    x = ns.ones((2, 3))
+    assert ns.expand_dims(x, axis=-1).shape == (2, 3, 1)
+    if version >= "2025.12":
+        assert ns.expand_dims(x, axis=(0, -1)).shape == (1, 2, 3, 1)
+    else:
+        assert ns.expand_dims(x).shape == (1, 2, 3)  # the old default, axis=0
+        with pytest.raises(
+            TypeError, match=rf"expand_dims\(\).*tuple `axis`.*2025\.12.*{version}"
+        ):
+            ns.expand_dims(x, axis=(0, -1))
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_permute_dims_negative_axes_in_every_version(version):
+    # New in 2025.12; kept in older namespaces as a harmless extension.
+    ns = _ns(version)
+    assert ns.permute_dims(ns.ones((2, 3, 4)), (-1, 0, 1)).shape == (4, 2, 3)
+
+
 # --- OCEAN_ARRAY_API_VERSION (subprocess: it is read at import) ------------------------------
 
 
@@ -256,6 +323,37 @@ print("ok")
 """
     proc = run_python(code, {"OCEAN_ARRAY_API_VERSION": "2024.12"})
     assert proc.stdout.strip() == "ok"
+
+
+_CHILD_GATES = """
+import ocean_array_api as xp
+
+def raises(f):
+    try:
+        f()
+    except TypeError:
+        return "TypeError"
+    return "ok"
+
+x = xp.asarray([1.0, 2.0])
+cond = xp.asarray([True, False])
+print(raises(lambda: xp.where(cond, x, 0.0)))
+print(raises(lambda: xp.mean(xp.asarray([1j, 2j]))))
+print(raises(lambda: xp.searchsorted(x, 1.5)))
+print(raises(lambda: xp.expand_dims(x, axis=(0, 1))))
+print(raises(lambda: xp.permute_dims(xp.ones((2, 3)), (-1, 0))))
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_environment_variable_selects_version_behaviour(version):
+    proc = run_python(_CHILD_GATES, {"OCEAN_ARRAY_API_VERSION": version})
+    where, mean, searchsorted, expand_dims, permute_dims = proc.stdout.split()
+    before_2024 = "TypeError" if version < "2024.12" else "ok"
+    before_2025 = "TypeError" if version < "2025.12" else "ok"
+    assert (where, mean) == (before_2024, before_2024)
+    assert (searchsorted, expand_dims) == (before_2025, before_2025)
+    assert permute_dims == "ok"
 
 
 def test_environment_variable_unknown_version_fails_at_import():

@@ -9,7 +9,7 @@ validates standard input: the front end has done that.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -104,7 +104,7 @@ def _tanh(x: ndarray, out: ndarray | None = None) -> ndarray:
 
 
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
-    kind = "stable" if stable else None
+    kind: Literal["stable"] | None = "stable" if stable else None
     if not descending:
         out = x.copy() if x.dtype.isnative else _native_order(x)
         out.sort(axis, kind)
@@ -118,7 +118,7 @@ def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
 
 
 def _argsort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
-    kind = "stable" if stable else None
+    kind: Literal["stable"] | None = "stable" if stable else None
     if not descending:
         return x.argsort(axis, kind)
     n = x.shape[axis]
@@ -197,8 +197,9 @@ def _unique(x: ndarray, index: bool, inverse: bool, counts: bool) -> Any:
     # Note: NumPy >= 2.3 returns unique_values() unsorted (hashing); sorted
     # output is what NumPy's np.unique, array-api-strict and downstream code
     # (scikit-learn's label handling) expect, so always sort.  NaNs stay
-    # distinct as the standard requires (equal_nan=False).
-    res = np.unique(
+    # distinct as the standard requires (equal_nan=False).  NumPy's stubs only
+    # type literal `return_*` flags, hence the ignore.
+    res = np.unique(  # type: ignore[call-overload]
         x.reshape(-1),
         return_index=index,
         return_inverse=inverse,
@@ -257,12 +258,13 @@ def _linspace(
 
 
 def _sum(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
-    # The ufunc's reduce is np.sum without its Python-level dispatch.
-    return np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    # The ufunc's reduce is np.sum without its Python-level dispatch.  (NumPy's
+    # stubs only type a literal `keepdims`, hence the ignores here and below.)
+    return np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
 def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
-    return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
 def _reduced(
@@ -357,7 +359,9 @@ def _reduce_kw(func: Callable[..., ndarray]) -> Callable[..., ndarray]:
     return reduce
 
 
-def _searchsorted(x1: ndarray, x2: Any, side: str, sorter: Any) -> ndarray:
+def _searchsorted(
+    x1: ndarray, x2: Any, side: Literal["left", "right"], sorter: Any
+) -> ndarray:
     return np.searchsorted(x1, x2, side=side, sorter=sorter)
 
 
@@ -420,7 +424,8 @@ def _tensordot(x1: ndarray, x2: ndarray, axes: Any) -> ndarray:
 
 
 def _vecdot(x1: ndarray, x2: ndarray, axis: int) -> ndarray:
-    return np.vecdot(x1, x2, axis=axis)
+    # `axis` is a generalized-ufunc keyword that NumPy's stubs do not list.
+    return np.vecdot(x1, x2, axis=axis)  # type: ignore[call-overload]
 
 
 def _where(cond: ndarray, x1: Any, x2: Any) -> ndarray:

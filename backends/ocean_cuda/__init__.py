@@ -16,7 +16,11 @@ class _PendingCUDABackend:
     supports_byteswap = False
     supports_complex32 = False
     max_dimensions = 64
-    ops: dict[str, Any] = {}
+
+    def __init__(self) -> None:
+        # Per instance, as in the CPU backend: ocean_array_api replaces it with
+        # an OpTable on first use.
+        self.ops: dict[str, Any] = {}
 
     def device_indices(self) -> tuple[int, ...]:
         return ()
