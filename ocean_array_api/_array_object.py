@@ -89,10 +89,13 @@ class Array:
 
     @property
     def mT(self) -> Array:
-        """Transpose of the last two axes."""
-        from ._linear_algebra_functions import matrix_transpose
-
-        return matrix_transpose(self)
+        """Transpose of the last two axes (a view)."""
+        data = self._data
+        if data.ndim < 2:
+            msg = f"Array.mT: needs at least 2 dimensions, got {data.ndim}"
+            raise ValueError(msg)
+        dev = self._device
+        return _wrap(dev._ops["matrix_transpose"](data), self._dtype, dev)
 
     # --- namespace, devices -------------------------------------------------
     def __array_namespace__(

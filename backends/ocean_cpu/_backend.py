@@ -103,6 +103,10 @@ def _tanh(x: ndarray, out: ndarray | None = None) -> ndarray:
     return res
 
 
+def _matrix_transpose(x: ndarray) -> ndarray:
+    return x.swapaxes(-1, -2)  # a view; np.matrix_transpose costs ~4x more
+
+
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     kind: Literal["stable"] | None = "stable" if stable else None
     if not descending:
@@ -535,7 +539,7 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             # linear algebra (linalg.* and fft.* entries are added by _linalg/_fft)
             "tensordot": _tensordot,
             "vecdot": _vecdot,
-            "matrix_transpose": np.matrix_transpose,
+            "matrix_transpose": _matrix_transpose,
         }
     )
     from . import _fft, _linalg
