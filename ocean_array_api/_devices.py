@@ -44,7 +44,7 @@ class Device:
     _index: int
     _kind: str
     _native: type
-    _ops: OpTable
+    _ops: dict[str, Any]
     _interned: ClassVar[dict[tuple[str, int], Device]] = {}
 
     def __new__(cls, kind: str, index: int = 0) -> Device:
@@ -126,28 +126,31 @@ class Device:
         _scope.set(stack[:-1])
 
 
-class OpTable(dict[str, Any]):
-    """A backend's function table: a dict whose missing entries raise a clear
-    NotImplementedError naming the operation and the device kind."""
+def _missing_entry(name: str, kind: str) -> Any:
+    def missing(*args: Any, **kwargs: Any) -> Any:
+        raise missing_op(name, kind)
 
-    __slots__ = ("kind",)
-    kind: str
-
-    def __missing__(self, name: str) -> Any:
-        raise missing_op(name, self.kind)
+    missing.__name__ = f"missing_{name}"
+    return missing
 
 
-def _op_table(backend: Any) -> OpTable:
-    """The backend's ``ops`` as an :class:`OpTable` (converted once, in place,
-    so that wrapping its entries, as ``ocean_ext.instrument`` does, is seen by
-    every device of the kind)."""
-    ops = backend.ops
-    if ops.__class__ is not OpTable:
-        table = OpTable(ops)
-        table.kind = backend.kind
-        backend.ops = table
-        ops = table
-    return ops  # type: ignore[no-any-return]
+def _op_table(backend: Any) -> dict[str, Any]:
+    """The backend's ``ops``, completed once, in place.
+
+    Operations the reference (CPU) table has but this backend lacks get an
+    entry that raises NotImplementedError naming the operation and device
+    kind, so the front end's ``dev._ops[name]`` never raises KeyError.  The
+    table stays a plain dict: the interpreter's fast path for subscripting
+    applies only to exact dicts, and ``ocean_ext.instrument`` wraps its
+    entries in place.
+    """
+    ops: dict[str, Any] = backend.ops
+    if backend.kind != "cpu":
+        cpu = get_backend("cpu")
+        for name in cpu.ops if cpu is not None else ():
+            if name not in ops:
+                ops[name] = _missing_entry(name, backend.kind)
+    return ops
 
 
 _scope: contextvars.ContextVar[tuple[Device, ...]] = contextvars.ContextVar(

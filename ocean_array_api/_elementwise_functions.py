@@ -136,48 +136,62 @@ def _binary(
     """
     where = f"{name}()"
 
-    def func(x1: Any, x2: Any, /) -> Array:
-        if x1.__class__ is Array:
-            t2 = x2.__class__
-            if t2 is Array and x1._dtype is x2._dtype:
-                dt = x1._dtype
-                dev = x1._device
-                if x2._device is not dev:
-                    device_error(where, ("x1", "x2"), (dev, x2._device))
-                a = x1._data
-                b = x2._data
-            elif (t2 is float or t2 is int) and x1._dtype in _SCALAR_OK[t2]:
-                # Python int/float with an array of a dtype that accepts it.
-                dt = x1._dtype
-                dev = x1._device
-                a = x1._data
-                b = x2
+    # The namespace function and the forward operator (``x1 + x2``) are two
+    # instances of this one definition; they differ only in that the operator
+    # returns NotImplemented for an operand it does not know (so Python can
+    # try the other operand's reflected method) where the function raises.
+    def make(is_operator: bool) -> Callable[..., Any]:
+        def func(x1: Any, x2: Any, /) -> Any:
+            if x1.__class__ is Array:
+                t2 = x2.__class__
+                if t2 is Array and x1._dtype is x2._dtype:
+                    dt = x1._dtype
+                    dev = x1._device
+                    if x2._device is not dev:
+                        device_error(where, ("x1", "x2"), (dev, x2._device))
+                    a = x1._data
+                    b = x2._data
+                elif (t2 is float or t2 is int) and x1._dtype in _SCALAR_OK[t2]:
+                    # Python int/float with an array of a dtype that accepts it.
+                    dt = x1._dtype
+                    dev = x1._device
+                    a = x1._data
+                    b = x2
+                else:
+                    if is_operator and not _operand_ok(x2):
+                        return NotImplemented
+                    a, b, dt, dev = _resolve(where, x1, x2)
             else:
                 a, b, dt, dev = _resolve(where, x1, x2)
-        else:
-            a, b, dt, dev = _resolve(where, x1, x2)
-        if dt not in allowed:
-            dtype_error(
-                where, "x1" if dt is getattr(x1, "_dtype", None) else "x2", allowed, dt
-            )
-        try:
-            res = dev._ops[name](a, b)
-        except ValueError as exc:
-            raise _shape_error(where, exc) from None
-        if res.__class__ is not dev._native:
-            res = dev._backend.to_native(res)
-        # _wrap, inlined: this is the hottest path of the library.
-        out = _new(Array)
-        out._data = res
-        out._device = dev
-        if result == "promote":
-            out._dtype = dt
-        elif result == "bool":
-            out._dtype = _bool
-        else:
-            out._dtype = _float64 if dt in _dt._integer else dt
-        return out
+            if dt not in allowed:
+                dtype_error(
+                    where,
+                    "x1" if dt is getattr(x1, "_dtype", None) else "x2",
+                    allowed,
+                    dt,
+                )
+            try:
+                res = dev._ops[name](a, b)
+            except ValueError as exc:
+                raise _shape_error(where, exc) from None
+            if res.__class__ is not dev._native:
+                res = dev._backend.to_native(res)
+            # _wrap, inlined: this is the hottest path of the library.
+            out = _new(Array)
+            out._data = res
+            out._device = dev
+            if result == "promote":
+                out._dtype = dt
+            elif result == "bool":
+                out._dtype = _bool
+            else:
+                out._dtype = _float64 if dt in _dt._integer else dt
+            return out
 
+        return func
+
+    func = make(False)
+    func._operator = make(True)  # type: ignore[attr-defined]
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"
     func._allowed = allowed  # type: ignore[attr-defined]
@@ -358,19 +372,9 @@ def _operand_ok(other: Any) -> bool:
 
 def _install_operators() -> None:
     def forward(func: Callable[..., Array]) -> Callable[..., Any]:
-        def op(self: Array, other: Any, /) -> Any:
-            if other.__class__ is Array or other.__class__ in (
-                int,
-                float,
-                bool,
-                complex,
-            ):
-                return func(self, other)
-            if _python_scalar(other) is None:
-                return NotImplemented
-            return func(self, other)
-
-        return op
+        op = func._operator  # type: ignore[attr-defined]
+        op.__name__ = op.__qualname__ = f"Array.__{func.__name__}__"
+        return op  # type: ignore[no-any-return]
 
     def reflected(func: Callable[..., Array]) -> Callable[..., Any]:
         def op(self: Array, other: Any, /) -> Any:

@@ -277,12 +277,14 @@ def concat(
     dev = first._device  # type: ignore[union-attr]
     shape = first._data.shape  # type: ignore[union-attr]
     same = True
+    promoted = False
     natives = []
     for a in arrays:
         if a.__class__ is not Array or a._device is not dev:
             _arrays_error(arrays, "concat()")
         if a._dtype is not dt:
             dt = promote(dt, a._dtype, "concat()")
+            promoted = True
         data = a._data
         if data.shape != shape:
             same = False
@@ -295,7 +297,9 @@ def concat(
             axis += ndim
         if not same:
             _check_concat_shapes(natives, axis)
-    return _wrap(dev._ops["concat"](natives, axis, dt._native), dt, dev)
+    # dtype=None when nothing was promoted: NumPy's concatenate is slower with it.
+    native_dt = dt._native if promoted else None
+    return _wrap(dev._ops["concat"](natives, axis, native_dt), dt, dev)
 
 
 def _check_concat_shapes(natives: list[Any], axis: int) -> None:
@@ -514,19 +518,28 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     if x.__class__ is not Array:
         type_error("reshape()", "x", "an array", x)
     data = x._data
-    known = 1
-    infer = False
-    if shape.__class__ is tuple:
-        for s in shape:
-            if s.__class__ is not int or s < 0:
-                if s == -1 and not infer and s.__class__ is int:
-                    infer = True
-                    continue
-                shape, known, infer = _reshape_target(shape)
-                break
-            known *= s
-    else:
-        shape, known, infer = _reshape_target(shape)
+    if shape.__class__ is not tuple or (
+        copy is not None and copy.__class__ is not bool
+    ):
+        shape = _reshape_shape(data, shape)
+        if copy is not None and copy is not True and copy is not False:
+            check_copy(copy, "reshape()")
+    dev = x._device
+    try:
+        res = dev._ops["reshape"](data, shape, copy)
+    except (ValueError, TypeError) as exc:
+        # The backend checked sizes and types; report the precise reason (the
+        # shape is wrong), or else the layout needs a copy and copy=False.
+        _reshape_shape(data, shape)
+        msg = f"reshape(): {exc}"
+        raise ValueError(msg) from None
+    return _wrap(res, x._dtype, dev)
+
+
+def _reshape_shape(data: Any, shape: Any) -> tuple[int, ...]:
+    """Full check of a reshape target against ``data``: the shape as a tuple,
+    else TypeError (not a shape) or ValueError (sizes do not match)."""
+    shape, known, infer = _reshape_target(shape)
     size = data.size
     if (known == 0 or size % known != 0) if infer else known != size:
         msg = (
@@ -534,16 +547,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
             f"(size {size}) into shape {shape}"
         )
         raise ValueError(msg)
-    if copy is not None and copy is not True and copy is not False:
-        check_copy(copy, "reshape()")
-    dev = x._device
-    try:
-        res = dev._ops["reshape"](data, shape, copy)
-    except ValueError as exc:
-        # copy=False and the layout needs a copy
-        msg = f"reshape(): {exc}"
-        raise ValueError(msg) from None
-    return _wrap(res, x._dtype, dev)
+    return shape
 
 
 def _reshape_target(shape: Any) -> tuple[tuple[int, ...], int, bool]:

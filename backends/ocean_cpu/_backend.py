@@ -8,6 +8,7 @@ validates standard input: the front end has done that.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -147,14 +148,6 @@ def _moveaxis(
     for dst, src in sorted(zip(destination, source, strict=True)):
         order.insert(dst, src)
     return x.transpose(order)
-
-
-def _getitem(x: ndarray, key: Any) -> ndarray:
-    return x[key]
-
-
-def _setitem(x: ndarray, key: Any, value: Any) -> None:
-    x[key] = value
 
 
 def _reshape(x: ndarray, shape: tuple[int, ...], copy: bool | None) -> ndarray:
@@ -391,7 +384,10 @@ def _diff(x: ndarray, axis: int, n: int, prepend: Any, append: Any) -> ndarray:
     return x
 
 
-def _concat(arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype) -> ndarray:
+def _concat(
+    arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype | None
+) -> ndarray:
+    # dtype is None when every input already has the result's dtype.
     return np.concatenate(arrays, axis=axis, dtype=dtype)
 
 
@@ -477,8 +473,8 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "where": _where,
             "astype": _astype,
             "copy": _copy,
-            "getitem": _getitem,
-            "setitem": _setitem,
+            "getitem": operator.getitem,
+            "setitem": operator.setitem,
             "take": _take,
             "take_along_axis": _take_along_axis,
             # creation (first argument: the device index)
