@@ -1,0 +1,870 @@
+#!/usr/bin/env python3
+"""Time ocean_array_api against NumPy and array-api-strict, in one run.
+
+A benchmark, not a test: it prints per-operation median times and ratios to
+the baseline library (NumPy on the CPU, CuPy with ``--device cuda:N``), then
+summary lines (geometric means of the ratios for small and large arrays, and
+the absolute times of the view operations).  Nothing here asserts on speed.
+
+Method
+------
+- Every timed statement is compiled into its own loop (as :mod:`timeit`
+  does), with the operands bound to local variables, so the loop adds no call
+  or attribute look-up of ours to what is measured.
+- The inner loop count is calibrated per operation and library so that one
+  sample lasts at least ``--min-sample-us`` (200 us by default).
+- Libraries are interleaved within each repetition, in a rotating order, so
+  that a noisy neighbour on a shared machine slows all of them alike; the
+  reported figure is the median over repetitions (``--stat min``: the fastest
+  sample, steadier on a crowded machine).  A cell whose median is more than
+  25% above its fastest sample is flagged ``~`` (noisy).  The garbage
+  collector is off while a sample runs.
+- An operation that raises (not written yet, or refused by a strict library)
+  is reported as ``missing`` with the exception, and the run goes on.
+
+Adding a case
+-------------
+Register a function with :func:`case`.  It receives the :class:`Library`, the
+size ``n`` and the shared :class:`Inputs` (NumPy data, made once per size), and
+returns a :class:`Timed` (a statement and the names it uses), or raises
+:class:`NotApplicable` when the case makes no sense for that library (the cell
+then reads ``n/a``).  Names in the statement are plain local variables::
+
+    @case("negative", doc="-x")
+    def _(lib, n, inp):
+        return Timed("-x", x=lib.from_numpy(inp.x))
+
+A case for another set of libraries (sparse formats, extension dtypes) passes
+``libraries=`` to :func:`case`, naming entries of :data:`LIBRARIES`.
+
+Usage
+-----
+::
+
+    python3 benchmarks/bench.py                      # everything (a few minutes)
+    python3 benchmarks/bench.py --quick              # smoke run (CI)
+    python3 benchmarks/bench.py --ops add,sum,'set*' --sizes 8,1e6
+    python3 benchmarks/bench.py --json results.json  # machine-readable copy
+    python3 benchmarks/bench.py --device cuda:0      # against CuPy, synchronised
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import gc
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# Run from a source checkout without installing: the package sits beside us.
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:
+    sys.path.insert(0, str(_ROOT))
+
+DEFAULT_SIZES = (8, 1_000, 1_000_000, 10_000_000)
+QUICK_SIZES = (8, 1_000, 1_000_000)
+SMALL_LIMIT = 100_000  # sizes below this count as "small" in the summary
+NOISY = 1.25  # a median this far above the fastest sample is flagged as noisy
+MATMUL_MAX_SIDE = 1_000  # larger square matmuls are skipped (runtime)
+
+
+# --- libraries -----------------------------------------------------------------
+@dataclass
+class Library:
+    """A namespace under test, and how to feed it NumPy data.
+
+    ``from_numpy`` turns a NumPy array into one of the library's arrays on the
+    device under test; ``sync`` waits for queued device work (a no-op on the
+    CPU) and runs once at the end of every sample.
+    """
+
+    key: str
+    label: str
+    xp: Any
+    from_numpy: Callable[[np.ndarray], Any]
+    sync: Callable[[], None] = lambda: None
+    version: str = ""
+
+
+class Unavailable(Exception):
+    """A library (or device) cannot be used on this machine."""
+
+
+def _numpy_library(device: str) -> Library:
+    if device != "cpu":
+        raise Unavailable("NumPy runs on the CPU only")
+    return Library("numpy", "NumPy", np, np.asarray, version=np.__version__)
+
+
+def _strict_library(device: str) -> Library:
+    if device != "cpu":
+        raise Unavailable("array-api-strict runs on the CPU only")
+    try:
+        import array_api_strict as xp
+    except ImportError as exc:
+        raise Unavailable(f"array-api-strict is not installed ({exc})") from None
+    return Library("strict", "array-api-strict", xp, xp.asarray, version=xp.__version__)
+
+
+def _ocean_library(device: str) -> Library:
+    import ocean_array_api as xp
+
+    devices = {str(d): d for d in xp.__array_namespace_info__().devices()}
+    dev = devices.get(device if ":" in device else f"{device}:0")
+    if dev is None:
+        raise Unavailable(
+            f"ocean_array_api has no device {device} here (devices: {', '.join(devices)})"
+        )
+    # The standard has no synchronisation; the benchmark looks behind the curtain.
+    backend, index = dev._backend, dev.index
+
+    def from_numpy(a: np.ndarray) -> Any:
+        return xp.asarray(a, device=dev)
+
+    def sync() -> None:
+        backend.synchronize(index)
+
+    try:
+        from importlib.metadata import version
+
+        ver = version("ocean-array-api")
+    except Exception:
+        ver = "(source)"
+    return Library("ocean", "ocean_array_api", xp, from_numpy, sync, ver)
+
+
+def _cupy_library(device: str) -> Library:
+    kind, _, idx = device.partition(":")
+    if kind != "cuda":
+        raise Unavailable("CuPy runs on CUDA devices only")
+    try:
+        import cupy as cp
+    except ImportError as exc:
+        raise Unavailable(f"CuPy is not installed ({exc})") from None
+    try:
+        count = cp.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        raise Unavailable(f"no CUDA device ({exc})") from None
+    index = int(idx or 0)
+    if index >= count:
+        raise Unavailable(f"no CUDA device {index} ({count} present)")
+    cp.cuda.Device(index).use()
+    stream = cp.cuda.get_current_stream()
+
+    def from_numpy(a: np.ndarray) -> Any:
+        with cp.cuda.Device(index):
+            return cp.asarray(a)
+
+    return Library("cupy", "CuPy", cp, from_numpy, stream.synchronize, cp.__version__)
+
+
+# key -> factory(device) -> Library.  The first library of a run is the baseline.
+LIBRARIES: dict[str, Callable[[str], Library]] = {
+    "numpy": _numpy_library,
+    "strict": _strict_library,
+    "ocean": _ocean_library,
+    "cupy": _cupy_library,
+}
+
+
+def libraries_for(device: str) -> tuple[str, ...]:
+    """Library keys compared on ``device``, baseline first."""
+    if device == "cpu":
+        return ("numpy", "strict", "ocean")
+    return ("cupy", "ocean")
+
+
+# --- inputs ----------------------------------------------------------------------
+class Inputs:
+    """NumPy data of one size, made on first use and shared by all cases.
+
+    Fixed seed: every library gets the same values.  Cases that write into
+    their operands must copy them (``inp.x.copy()``).
+    """
+
+    def __init__(self, n: int, seed: int = 12345) -> None:
+        self.n = n
+        self._rng = np.random.default_rng(seed)
+        self._cache: dict[str, np.ndarray] = {}
+
+    def _get(self, key: str, make: Callable[[], np.ndarray]) -> np.ndarray:
+        a = self._cache.get(key)
+        if a is None:
+            a = self._cache[key] = make()
+        return a
+
+    @property
+    def x(self) -> np.ndarray:
+        """float64 in [0, 1), shape (n,)."""
+        return self._get("x", lambda: self._rng.random(self.n))
+
+    @property
+    def y(self) -> np.ndarray:
+        """Another float64 in [0, 1), shape (n,)."""
+        return self._get("y", lambda: self._rng.random(self.n))
+
+    @property
+    def idx(self) -> np.ndarray:
+        """n random int64 indices into an axis of length n."""
+        return self._get("idx", lambda: self._rng.integers(0, self.n, self.n))
+
+    @property
+    def mask(self) -> np.ndarray:
+        """bool, about half True."""
+        return self._get("mask", lambda: self.x < 0.5)
+
+    def square(self, side: int) -> np.ndarray:
+        """float64 matrix of shape (side, side)."""
+        return self._get(f"sq{side}", lambda: self._rng.random((side, side)))
+
+
+# --- cases -----------------------------------------------------------------------
+class Timed:
+    """A statement to time and the names it uses (bound as local variables)."""
+
+    def __init__(self, stmt: str, /, **names: Any) -> None:
+        self.stmt = stmt
+        self.names = names
+
+
+class NotApplicable(Exception):
+    """The case does not apply to this library or size (shown as ``n/a``)."""
+
+
+Setup = Callable[[Library, int, Inputs], Timed]
+
+
+@dataclass
+class Case:
+    name: str
+    setup: Setup
+    doc: str = ""
+    libraries: tuple[str, ...] | None = None  # None: every library of the run
+    # O(1) in n (views, no-copy conversions): kept out of the large geomean.
+    # A bool, or a function (n, device) -> bool.
+    constant_time: bool | Callable[[int, str], bool] = False
+
+    def is_constant_time(self, n: int, device: str) -> bool:
+        ct = self.constant_time
+        return ct(n, device) if callable(ct) else ct
+
+
+CASES: dict[str, Case] = {}
+
+
+def case(
+    name: str,
+    *,
+    doc: str = "",
+    libraries: Iterable[str] | None = None,
+    constant_time: bool | Callable[[int, str], bool] = False,
+) -> Callable[[Setup], Setup]:
+    """Register a benchmark case (see the module docstring)."""
+
+    def register(setup: Setup) -> Setup:
+        if name in CASES:
+            raise ValueError(f"benchmark case {name!r} registered twice")
+        libs = tuple(libraries) if libraries is not None else None
+        CASES[name] = Case(name, setup, doc, libs, constant_time)
+        return setup
+
+    return register
+
+
+def _unary_call(func: str, **kwargs: Any) -> Setup:
+    extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+
+    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
+        return Timed(f"f(x{extra})", f=getattr(lib.xp, func), x=lib.from_numpy(inp.x))
+
+    return setup
+
+
+def _binary_call(func: str) -> Setup:
+    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
+        f = getattr(lib.xp, func)
+        return Timed("f(x, y)", f=f, x=lib.from_numpy(inp.x), y=lib.from_numpy(inp.y))
+
+    return setup
+
+
+case("add", doc="xp.add(x, y)")(_binary_call("add"))
+
+
+@case("mul_scalar", doc="x * 2.5")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    return Timed("x * 2.5", x=lib.from_numpy(inp.x))
+
+
+case("exp", doc="xp.exp(x)")(_unary_call("exp"))
+case("sum", doc="xp.sum(x)")(_unary_call("sum"))
+case("mean", doc="xp.mean(x)")(_unary_call("mean"))
+
+
+@case("matmul", doc="xp.matmul(a, b), a and b of shape (isqrt(n), isqrt(n))")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    side = max(1, math.isqrt(n))
+    if side > MATMUL_MAX_SIDE:
+        raise NotApplicable(f"skipped: {side}x{side} exceeds the {MATMUL_MAX_SIDE} cap")
+    a = inp.square(side)
+    return Timed("f(a, b)", f=lib.xp.matmul, a=lib.from_numpy(a), b=lib.from_numpy(a.T))
+
+
+@case("slice", doc="x[1:-1]", constant_time=True)
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    return Timed("x[1:-1]", x=lib.from_numpy(inp.x))
+
+
+@case("take", doc="xp.take(x, idx, axis=0), n int64 indices")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    x, idx = lib.from_numpy(inp.x), lib.from_numpy(inp.idx)
+    return Timed("f(x, idx, axis=0)", f=lib.xp.take, x=x, idx=idx)
+
+
+@case("index_int", doc="x[idx], idx an int64 array of n indices")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    return Timed("x[idx]", x=lib.from_numpy(inp.x), idx=lib.from_numpy(inp.idx))
+
+
+@case("index_bool", doc="x[mask], mask a bool array (about half True)")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    return Timed("x[m]", x=lib.from_numpy(inp.x), m=lib.from_numpy(inp.mask))
+
+
+@case("setitem_slice", doc="x[1:-1] = v, v an array of n - 2 elements")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    x = lib.from_numpy(inp.x.copy())
+    return Timed("x[1:-1] = v", x=x, v=lib.from_numpy(inp.y[1:-1].copy()))
+
+
+@case("setitem_int", doc="x[idx] = v, idx an int64 array, v an array of n elements")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    x = lib.from_numpy(inp.x.copy())
+    return Timed(
+        "x[idx] = v", x=x, idx=lib.from_numpy(inp.idx), v=lib.from_numpy(inp.y)
+    )
+
+
+@case("reshape", doc="xp.reshape(x, (2, n // 2))", constant_time=True)
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    if n % 2:
+        raise NotApplicable("needs an even size")
+    return Timed("f(x, s)", f=lib.xp.reshape, x=lib.from_numpy(inp.x), s=(2, n // 2))
+
+
+@case("astype", doc="xp.astype(x, float32)")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    xp = lib.xp
+    return Timed("f(x, t)", f=xp.astype, x=lib.from_numpy(inp.x), t=xp.float32)
+
+
+case("sort", doc="xp.sort(x, stable=True) (the standard's default)")(
+    _unary_call("sort", stable=True)
+)
+
+
+@case("concat", doc="xp.concat([x, y])")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    x, y = lib.from_numpy(inp.x), lib.from_numpy(inp.y)
+    return Timed("f([x, y])", f=lib.xp.concat, x=x, y=y)
+
+
+@case("where", doc="xp.where(mask, x, y)")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    c, x, y = (lib.from_numpy(a) for a in (inp.mask, inp.x, inp.y))
+    return Timed("f(c, x, y)", f=lib.xp.where, c=c, x=x, y=y)
+
+
+case("argmax", doc="xp.argmax(x)")(_unary_call("argmax"))
+
+
+@case("less", doc="x < y")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    return Timed("x < y", x=lib.from_numpy(inp.x), y=lib.from_numpy(inp.y))
+
+
+@case(
+    "asarray",
+    doc="xp.asarray(obj): a Python list below 100,000 elements, else a NumPy array",
+    # From a NumPy array on the CPU nothing is copied.
+    constant_time=lambda n, device: n >= SMALL_LIMIT and device == "cpu",
+)
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    obj: Any = inp.x.tolist() if n < SMALL_LIMIT else inp.x
+    return Timed("f(obj)", f=lib.xp.asarray, obj=obj)
+
+
+# --- timing ----------------------------------------------------------------------
+def _compile(t: Timed, sync: Callable[[], None]) -> Callable[[int], int]:
+    """A function ``run(number) -> ns`` timing ``number`` runs of ``t.stmt``."""
+    for name in t.names:
+        if not name.isidentifier() or name.startswith("_"):
+            raise ValueError(f"bad name {name!r} in a benchmark statement")
+    binds = "".join(f"    {k} = _names[{k!r}]\n" for k in t.names)
+    src = (
+        "def _run(_number):\n"
+        f"{binds}"
+        "    _range = range(_number)\n"
+        "    _t0 = _timer()\n"
+        "    for _ in _range:\n"
+        f"        {t.stmt}\n"
+        "    _sync()\n"
+        "    return _timer() - _t0\n"
+    )
+    scope: dict[str, Any] = {
+        "_names": t.names,
+        "_timer": time.perf_counter_ns,
+        "_sync": sync,
+    }
+    exec(compile(src, f"<bench {t.stmt}>", "exec"), scope)
+    return scope["_run"]  # type: ignore[no-any-return]
+
+
+def _sample(run: Callable[[int], int], number: int) -> int:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return run(number)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _calibrate(run: Callable[[int], int], min_sample_ns: int) -> tuple[int, int]:
+    """(number, ns of one call): the smallest power-of-two-ish loop count whose
+    sample lasts ``min_sample_ns``."""
+    number = 1
+    while True:
+        ns = _sample(run, number)
+        if ns >= min_sample_ns or number >= 1 << 24:
+            return number, max(1, ns // number)
+        # Aim a little past the target, at most x10 per step.
+        factor = min(10.0, 1.2 * min_sample_ns / max(ns, 1))
+        number = max(number + 1, int(number * factor))
+
+
+@dataclass
+class Cell:
+    """The result of one case, size and library."""
+
+    status: str = "ok"  # ok | missing | n/a
+    detail: str = ""
+    number: int = 0
+    samples_ns: list[float] = field(default_factory=list)
+    stat: str = "median"  # what value_ns reports: "median" or "min"
+
+    @property
+    def median_ns(self) -> float | None:
+        return statistics.median(self.samples_ns) if self.samples_ns else None
+
+    @property
+    def min_ns(self) -> float | None:
+        return min(self.samples_ns) if self.samples_ns else None
+
+    @property
+    def value_ns(self) -> float | None:
+        """The figure reported and compared (``--stat``)."""
+        return self.min_ns if self.stat == "min" else self.median_ns
+
+    @property
+    def noisy(self) -> bool:
+        """Whether the median is well above the fastest sample (a busy machine)."""
+        med, low = self.median_ns, self.min_ns
+        return med is not None and low is not None and med > NOISY * low
+
+
+def _short_error(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}"[:160]
+
+
+def run_case(
+    c: Case,
+    n: int,
+    inp: Inputs,
+    libs: list[Library],
+    *,
+    reps: int,
+    min_reps: int,
+    min_sample_ns: int,
+    budget_ns: int,
+    stat: str = "median",
+) -> dict[str, Cell]:
+    cells: dict[str, Cell] = {}
+    runs: dict[str, tuple[Callable[[int], int], int]] = {}
+    per_call: list[int] = []
+    for lib in libs:
+        cell = cells[lib.key] = Cell(stat=stat)
+        if c.libraries is not None and lib.key not in c.libraries:
+            cell.status, cell.detail = "n/a", "not a library of this case"
+            continue
+        try:
+            timed = c.setup(lib, n, inp)
+            run = _compile(timed, lib.sync)
+            run(1)  # warm-up; an op that does not exist yet raises here
+            number, one = _calibrate(run, min_sample_ns)
+        except NotApplicable as exc:
+            cell.status, cell.detail = "n/a", str(exc)
+            continue
+        except Exception as exc:
+            cell.status, cell.detail = "missing", _short_error(exc)
+            continue
+        cell.number = number
+        runs[lib.key] = (run, number)
+        per_call.append(one * number)
+    if not runs:
+        return cells
+    # Repetitions: as many as fit the time budget, within [min_reps, reps].
+    sweep = sum(per_call)
+    count = max(min_reps, min(reps, budget_ns // max(sweep, 1)))
+    keys = list(runs)
+    for r in range(count):
+        k = r % len(keys)  # rotate who goes first
+        for key in keys[k:] + keys[:k]:
+            run, number = runs[key]
+            cells[key].samples_ns.append(_sample(run, number) / number)
+    return cells
+
+
+# --- reporting -------------------------------------------------------------------
+def _fmt_ns(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    if ns < 1e4:
+        return f"{ns:,.0f} ns"
+    if ns < 1e7:
+        return f"{ns / 1e3:,.1f} us"
+    return f"{ns / 1e6:,.1f} ms"
+
+
+def _fmt_size(n: int) -> str:
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        e = int(math.log10(n))
+        return f"1e{e}" if n == 10**e else f"{n // 1_000_000}e6"
+    return f"{n:,}"
+
+
+def _geomean(values: list[float]) -> float | None:
+    vals = [v for v in values if v > 0]
+    if not vals:
+        return None
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def _ratio(cells: dict[str, Cell], key: str, base: str) -> float | None:
+    a, b = cells[key].value_ns, cells[base].value_ns
+    if a is None or b is None:
+        return None
+    return a / b
+
+
+def print_table(
+    results: list[tuple[Case, int, dict[str, Cell]]], libs: list[Library]
+) -> None:
+    base = libs[0]
+    others = libs[1:]
+    head = ["op", "size"] + [lib.label for lib in libs]
+    head += [f"{lib.key}/{base.key}" for lib in others]
+    rows: list[list[str]] = []
+    notes: dict[str, int] = {}  # "op: detail" -> footnote number
+    who: dict[str, list[str]] = {}  # "op: detail" -> libraries it applies to
+    for c, n, cells in results:
+        row = [c.name, _fmt_size(n)]
+        for lib in libs:
+            cell = cells[lib.key]
+            if cell.status == "ok":
+                row.append(_fmt_ns(cell.value_ns) + ("~" if cell.noisy else " "))
+            else:
+                detail = f"{c.name}: {cell.detail}"
+                ref = notes.setdefault(detail, len(notes) + 1)
+                if lib.label not in who.setdefault(detail, []):
+                    who[detail].append(lib.label)
+                row.append(f"{cell.status} [{ref}]")
+        for lib in others:
+            r = _ratio(cells, lib.key, base.key)
+            row.append("-" if r is None else f"{r:.2f}x")
+        rows.append(row)
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+        for i, h in enumerate(head)
+    ]
+    align = ["<", "<"] + [">"] * (len(head) - 2)
+
+    def line(cols: list[str]) -> str:
+        return "  ".join(
+            f"{col:{a}{w}}" for col, a, w in zip(cols, align, widths, strict=True)
+        )
+
+    print(line(head))
+    print("  ".join("-" * w for w in widths))
+    prev = None
+    for (c, _, _), row in zip(results, rows, strict=True):
+        if prev is not None and c.name != prev:
+            print()
+        prev = c.name
+        print(line(row))
+    if any(cell.noisy for _, _, cells in results for cell in cells.values()):
+        print()
+        print(
+            f"~ noisy: the median is more than {NOISY:g}x the fastest sample "
+            "(a busy machine); compare with --stat min"
+        )
+    if notes:
+        print()
+        for detail, ref in notes.items():
+            print(f"[{ref}] {detail} ({', '.join(who[detail])})")
+
+
+def summarize(
+    results: list[tuple[Case, int, dict[str, Cell]]], libs: list[Library], device: str
+) -> dict[str, Any]:
+    base = libs[0]
+    stat = results[0][2][base.key].stat if results else "median"
+    summary: dict[str, Any] = {
+        "baseline": base.key,
+        "stat": stat,
+        "geomean": {},
+        "views_ns": {},
+    }
+    for lib in libs[1:]:
+        groups: dict[str, list[float]] = {"small": [], "large": [], "large_all": []}
+        for c, n, cells in results:
+            r = _ratio(cells, lib.key, base.key)
+            if r is None:
+                continue
+            if n < SMALL_LIMIT:
+                groups["small"].append(r)
+            else:
+                groups["large_all"].append(r)
+                if not c.is_constant_time(n, device):
+                    groups["large"].append(r)
+        summary["geomean"][lib.key] = {
+            g: {"ratio": _geomean(v), "count": len(v)} for g, v in groups.items()
+        }
+    for c, n, cells in results:
+        if c.name in ("slice", "reshape"):
+            summary["views_ns"].setdefault(c.name, {})[str(n)] = {
+                lib.key: cells[lib.key].value_ns for lib in libs
+            }
+    return summary
+
+
+def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
+    base = libs[0]
+    print()
+    print(f"Summary: geometric mean of time ratios to {base.label} (lower is better)")
+    for lib in libs[1:]:
+        g = summary["geomean"][lib.key]
+
+        def show(group: str, g: dict[str, Any] = g) -> str:
+            r = g[group]["ratio"]
+            return "-" if r is None else f"{r:.2f}x over {g[group]['count']} cells"
+
+        print(
+            f"  {lib.label + ' / ' + base.label:<36} small (n < {SMALL_LIMIT:,}): {show('small')}"
+        )
+        print(
+            f"  {'':<36} large (n >= {SMALL_LIMIT:,}), O(n) ops: {show('large')}; "
+            f"all ops incl. O(1) views: {show('large_all')}"
+        )
+    if summary["views_ns"]:
+        print(f"Views (absolute {summary['stat']} times):")
+        for name, by_size in summary["views_ns"].items():
+            parts = []
+            for size, per_lib in by_size.items():
+                vals = ", ".join(
+                    f"{lib.key} {_fmt_ns(per_lib[lib.key])}" for lib in libs
+                )
+                parts.append(f"{_fmt_size(int(size))}: {vals}")
+            print(f"  {name:<8} " + " | ".join(parts))
+
+
+# --- command line ------------------------------------------------------------------
+def _parse_sizes(text: str) -> tuple[int, ...]:
+    sizes = []
+    for part in text.split(","):
+        part = part.strip().replace("_", "")
+        if not part:
+            continue
+        value = float(part)
+        if value != int(value) or value < 2:
+            raise argparse.ArgumentTypeError(
+                f"bad size {part!r}: sizes are integers >= 2"
+            )
+        sizes.append(int(value))
+    if not sizes:
+        raise argparse.ArgumentTypeError("no sizes given")
+    return tuple(sizes)
+
+
+def _select_cases(patterns: str | None) -> list[Case]:
+    if not patterns:
+        return list(CASES.values())
+    wanted = [p.strip() for p in patterns.split(",") if p.strip()]
+    chosen = [
+        c for c in CASES.values() if any(fnmatch.fnmatchcase(c.name, p) for p in wanted)
+    ]
+    unknown = [p for p in wanted if not any(fnmatch.fnmatchcase(c, p) for c in CASES)]
+    if unknown:
+        raise SystemExit(f"bench.py: no case matches {', '.join(unknown)}; see --list")
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description="Median times and ratios of ocean_array_api, NumPy and array-api-strict.",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="few repetitions, sizes up to 1e6 (CI smoke run)",
+    )
+    p.add_argument(
+        "--sizes",
+        type=_parse_sizes,
+        help="comma-separated element counts, e.g. 8,1000,1e6",
+    )
+    p.add_argument(
+        "--ops", help="comma-separated case names or glob patterns (see --list)"
+    )
+    p.add_argument(
+        "--device",
+        default="cpu",
+        help="'cpu' (default) or 'cuda:N' (compares with CuPy)",
+    )
+    p.add_argument(
+        "--reps",
+        type=int,
+        help="maximum repetitions per cell (default 25; 3 with --quick)",
+    )
+    p.add_argument(
+        "--min-sample-us",
+        type=float,
+        help="minimum duration of one sample (default 200)",
+    )
+    p.add_argument(
+        "--budget-s",
+        type=float,
+        help="time budget per case and size, all libraries (default 3)",
+    )
+    p.add_argument(
+        "--json", metavar="PATH", help="also write the results as JSON to PATH"
+    )
+    p.add_argument(
+        "--stat",
+        choices=("median", "min"),
+        default="median",
+        help="figure reported per cell: the median (default) or the fastest sample",
+    )
+    p.add_argument("--list", action="store_true", help="list the cases and exit")
+    args = p.parse_args(argv)
+
+    if args.list:
+        for c in CASES.values():
+            libs = f" [{', '.join(c.libraries)}]" if c.libraries else ""
+            print(f"{c.name:<16} {c.doc}{libs}")
+        return 0
+
+    device = args.device.strip().lower()
+    if device in ("cpu", "cpu:0"):
+        device = "cpu"
+    libs: list[Library] = []
+    for key in libraries_for(device):
+        try:
+            libs.append(LIBRARIES[key](device))
+        except Unavailable as exc:
+            if key == libraries_for(device)[0] or key == "ocean":
+                print(f"bench.py: skipping the {device} benchmark: {exc}")
+                return 0
+            print(f"bench.py: leaving out {key}: {exc}")
+
+    quick = args.quick
+    sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
+    reps = args.reps or (3 if quick else 25)
+    min_reps = min(reps, 3 if quick else 5)
+    min_sample_ns = int((args.min_sample_us or (50 if quick else 200)) * 1000)
+    budget_ns = int((args.budget_s or (0.5 if quick else 3.0)) * 1e9)
+    cases = _select_cases(args.ops)
+
+    print(
+        f"Python {platform.python_version()} on {platform.machine()} "
+        f"({os.cpu_count()} CPUs); device {device}; "
+        + ", ".join(f"{lib.label} {lib.version}".strip() for lib in libs)
+    )
+    print(
+        f"{args.stat} of up to {reps} interleaved samples of >= "
+        f"{min_sample_ns / 1000:g} us; times are per call"
+    )
+    print()
+
+    t_start = time.perf_counter()
+    results: list[tuple[Case, int, dict[str, Cell]]] = []
+    for n in sizes:
+        inp = Inputs(n)
+        for c in cases:
+            cells = run_case(
+                c, n, inp, libs,
+                reps=reps, min_reps=min_reps, min_sample_ns=min_sample_ns,
+                budget_ns=budget_ns, stat=args.stat,
+            )  # fmt: skip
+            results.append((c, n, cells))
+        del inp
+    results.sort(key=lambda r: (list(CASES).index(r[0].name), r[1]))
+    elapsed = time.perf_counter() - t_start
+
+    print_table(results, libs)
+    summary = summarize(results, libs, device)
+    print_summary(summary, libs)
+    print(f"\n({elapsed:.0f} s)")
+
+    if args.json:
+        payload = {
+            "meta": {
+                "python": platform.python_version(),
+                "machine": platform.machine(),
+                "cpus": os.cpu_count(),
+                "device": device,
+                "libraries": {lib.key: lib.version for lib in libs},
+                "reps": reps,
+                "stat": args.stat,
+                "min_sample_ns": min_sample_ns,
+                "seconds": elapsed,
+            },
+            "results": [
+                {
+                    "op": c.name,
+                    "size": n,
+                    "library": key,
+                    "status": cell.status,
+                    "detail": cell.detail,
+                    "median_ns": cell.median_ns,
+                    "min_ns": cell.min_ns,
+                    "number": cell.number,
+                    "samples_ns": cell.samples_ns,
+                }
+                for c, n, cells in results
+                for key, cell in cells.items()
+            ],
+            "summary": summary,
+        }
+        path = Path(args.json)
+        if path.parent != Path():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(payload, indent=1))
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
