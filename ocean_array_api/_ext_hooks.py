@@ -9,6 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 
+class ReadOnlyError(ValueError):
+    """A write to a read-only array, or to a view of one.
+
+    Public as ``ocean_ext.ReadOnlyError``; defined here so that the core's
+    write paths can raise it without importing ``ocean_ext``.
+    """
+
+
 def _writable_default(x: Any, where: str) -> None:
     return None
 

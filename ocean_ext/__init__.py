@@ -1,0 +1,34 @@
+"""ocean_ext: what the Array API standard lacks and the Ocean Tensor Package had.
+
+Works on the same ``Array`` objects as ``ocean_array_api`` and never changes
+what ``ocean_array_api`` itself computes::
+
+    import ocean_array_api as xp
+    import ocean_ext
+
+Features: non-native byte order, compute modes for out-of-domain input,
+reusable index objects, ``ensure``/``cast``, read-only arrays and overlap-safe
+writes, call instrumentation.
+"""
+
+from ._byteorder import *
+from ._byteorder import __all__ as _byteorder_all
+from ._casting import *
+from ._casting import __all__ as _casting_all
+from ._index import *
+from ._index import __all__ as _index_all
+from ._instrument import *
+from ._instrument import __all__ as _instrument_all
+from ._modes import *
+from ._modes import __all__ as _modes_all
+from ._readonly import *
+from ._readonly import __all__ as _readonly_all
+
+__all__ = [
+    *_byteorder_all,
+    *_casting_all,
+    *_index_all,
+    *_instrument_all,
+    *_modes_all,
+    *_readonly_all,
+]
