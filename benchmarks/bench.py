@@ -405,6 +405,14 @@ def _(lib: Library, n: int, inp: Inputs) -> Timed:
     return Timed("f(obj)", f=lib.xp.asarray, obj=obj)
 
 
+# --- cases: byte-swapped inputs (ocean_ext, issue 4) -------------------------------
+
+# --- cases: index objects (ocean_ext, issue 4) ---------------------------------------
+
+# --- cases: complex32 (ocean_ext, issue 5) -------------------------------------------
+
+# --- cases: sparse COO (ocean_ext.sparse, issue 6) -----------------------------------
+
 # --- timing ----------------------------------------------------------------------
 def _compile(t: Timed, sync: Callable[[], None]) -> Callable[[int], int]:
     """A function ``run(number) -> ns`` timing ``number`` runs of ``t.stmt``."""
