@@ -1,5 +1,190 @@
-"""Call instrumentation: instrument() counts calls and time per kernel and device kind."""
+"""Call instrumentation: count kernel calls and time them, per device kind.
+
+``with ocean_ext.instrument() as stats:`` wraps every entry of the function
+tables of the loaded backends (the tables are plain dicts looked up at each
+call, so wrapping an entry is seen by every caller) and restores them on exit.
+Outside such a block nothing is wrapped, so instrumentation costs nothing.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ocean_array_api import _backend
+
+__all__ = ["instrument"]
+
+# KernelStats and InstrumentStats are documented return types, reached through
+# instrument(); they are not separate public names.
+
+
+@dataclass
+class KernelStats:
+    """Calls of one kernel: how many, and their total wall-clock time."""
+
+    count: int = 0
+    total_seconds: float = 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        """Average time per call (0.0 when never called)."""
+        return self.total_seconds / self.count if self.count else 0.0
+
+
+class InstrumentStats(Mapping[str, KernelStats]):
+    """What an :func:`instrument` block recorded.
+
+    ``stats[name]`` sums a kernel over device kinds (a kernel never called
+    reads as zero calls, like :class:`collections.Counter`);
+    ``stats.device(kind)[name]`` is one device kind's share.  Iteration yields
+    the names of the kernels that were called.
+    """
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, dict[str, KernelStats]] = {}
+        self._lock = threading.Lock()
+
+    def _record(self, kind: str, name: str, seconds: float) -> None:
+        with self._lock:
+            table = self._by_kind.setdefault(kind, {})
+            entry = table.get(name)
+            if entry is None:
+                entry = table[name] = KernelStats()
+            entry.count += 1
+            entry.total_seconds += seconds
+
+    def __getitem__(self, name: str) -> KernelStats:
+        total = KernelStats()
+        for table in self._by_kind.values():
+            entry = table.get(name)
+            if entry is not None:
+                total.count += entry.count
+                total.total_seconds += entry.total_seconds
+        return total
+
+    def __iter__(self) -> Iterator[str]:
+        seen: dict[str, None] = {}
+        for table in self._by_kind.values():
+            seen.update(dict.fromkeys(table))
+        return iter(seen)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in table for table in self._by_kind.values())
+
+    def device(self, kind: str) -> Mapping[str, KernelStats]:
+        """The kernels called on devices of ``kind`` (e.g. ``"cpu"``)."""
+        return dict(self._by_kind.get(kind, {}))
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Device kinds on which some kernel was called."""
+        return tuple(self._by_kind)
+
+    def __repr__(self) -> str:
+        rows = sorted(
+            (
+                (kind, name, s)
+                for kind, t in self._by_kind.items()
+                for name, s in t.items()
+            ),
+            key=lambda r: -r[2].total_seconds,
+        )
+        lines = [f"{'kernel':<24} {'device':<8} {'calls':>8} {'total':>12}"]
+        lines += [
+            f"{name:<24} {kind:<8} {s.count:>8} {s.total_seconds * 1e3:>10.3f}ms"
+            for kind, name, s in rows
+        ]
+        return "\n".join(lines)
+
+
+# Process-wide state: the tables are shared by all threads, so one set of
+# wrappers serves every active block; each call is recorded in all of them.
+_lock = threading.Lock()
+_active: list[InstrumentStats] = []
+_originals: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def _timed(fn: Callable[..., Any], name: str, kind: str) -> Callable[..., Any]:
+    clock = time.perf_counter
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            elapsed = clock() - start
+            for stats in tuple(_active):
+                stats._record(kind, name, elapsed)
+
+    timed.__name__ = getattr(fn, "__name__", name)
+    timed.__wrapped__ = fn  # type: ignore[attr-defined]
+    return timed
+
+
+def _wrap_tables() -> None:
+    for kind, backend in list(_backend._loaded.items()):
+        if backend is None:
+            continue
+        ops = backend.ops
+        for name, fn in list(ops.items()):
+            _originals[(kind, name)] = fn
+            ops[name] = _timed(fn, name, kind)
+
+
+def _unwrap_tables() -> None:
+    for (kind, name), fn in _originals.items():
+        backend = _backend._loaded.get(kind)
+        if backend is not None:
+            backend.ops[name] = fn
+    _originals.clear()
+
+
+@contextmanager
+def instrument() -> Iterator[InstrumentStats]:
+    """Count calls and time of every backend kernel run inside the block.
+
+    Covers calls from both ``ocean_array_api`` and ``ocean_ext``, on every
+    device kind whose backend is loaded when the block starts.  Blocks may nest
+    or run in several threads at once: each records every kernel call made
+    anywhere in the process while it is active.  Views taken without a kernel
+    (``x[1:5]``, ``x[i]``) are not counted.  On asynchronous devices (CUDA) the
+    time is that of launching the kernel, not of running it.
+
+    Yields
+    ------
+    InstrumentStats
+        ``stats["add"].count``, ``stats["add"].total_seconds``, and
+        ``stats.device("cpu")`` for one device kind.
+
+    Examples
+    --------
+    >>> import ocean_array_api as xp
+    >>> import ocean_ext
+    >>> x = xp.ones(1000)
+    >>> with ocean_ext.instrument() as stats:
+    ...     y = xp.exp(x) + x
+    >>> stats["exp"].count, stats["add"].count
+    (1, 1)
+    >>> stats.device("cpu")["exp"].count
+    1
+    """
+    stats = InstrumentStats()
+    with _lock:
+        if not _active:
+            _wrap_tables()
+        _active.append(stats)
+    try:
+        yield stats
+    finally:
+        with _lock:
+            _active.remove(stats)
+            if not _active:
+                _unwrap_tables()

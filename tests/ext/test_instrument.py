@@ -1,0 +1,111 @@
+"""ocean_ext.instrument(): kernel call counts and times, zero cost outside."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import ocean_array_api as xp
+import ocean_ext
+from ocean_array_api import _backend
+
+
+def _cpu_ops():
+    return _backend.get_backend("cpu").ops
+
+
+def test_counts_calls_per_kernel():
+    x = xp.ones(100)
+    with ocean_ext.instrument() as stats:
+        y = xp.exp(x)
+        y = y + x
+        y = y + 1.0
+        s = xp.sum(y)
+    assert stats["exp"].count == 1
+    assert stats["add"].count == 2
+    assert stats["sum"].count == 1
+    assert stats["sort"].count == 0  # never called: reads as zero
+    assert "sort" not in stats
+    assert set(stats) >= {"exp", "add", "sum"}
+    assert stats["add"].total_seconds > 0
+    assert stats["add"].mean_seconds == pytest.approx(stats["add"].total_seconds / 2)
+    assert float(s) == pytest.approx(100 * (np.e + 2))
+
+
+def test_per_device_kind():
+    x = xp.ones(10)
+    with ocean_ext.instrument() as stats:
+        xp.sin(x)
+    assert stats.kinds == ("cpu",)
+    assert stats.device("cpu")["sin"].count == 1
+    assert stats.device("cuda") == {}
+
+
+def test_logical_cpu_devices_count_under_cpu_kind(device):
+    x = xp.ones(10, device=device)
+    with ocean_ext.instrument() as stats:
+        xp.cos(x)
+    assert stats.device(device.kind)["cos"].count == 1
+
+
+def test_tables_are_restored_and_cost_nothing_outside():
+    before = dict(_cpu_ops())
+    with ocean_ext.instrument():
+        assert _cpu_ops()["add"] is not before["add"]
+    after = _cpu_ops()
+    assert all(after[name] is fn for name, fn in before.items())
+
+
+def test_restored_after_an_exception():
+    before = _cpu_ops()["add"]
+    with pytest.raises(TypeError), ocean_ext.instrument():
+        xp.add(xp.ones(2), "a")
+    assert _cpu_ops()["add"] is before
+
+
+def test_nested_blocks_each_record():
+    x = xp.ones(4)
+    with ocean_ext.instrument() as outer:
+        xp.exp(x)
+        with ocean_ext.instrument() as inner:
+            xp.exp(x)
+        xp.exp(x)
+    assert outer["exp"].count == 3
+    assert inner["exp"].count == 1
+
+
+def test_kernel_errors_still_counted_and_propagate():
+    a = xp.ones((2, 3))
+    b = xp.ones((4, 5))
+    with ocean_ext.instrument() as stats, pytest.raises(ValueError, match="add"):
+        xp.add(a, b)
+    assert stats["add"].count == 1
+
+
+def test_threads_are_recorded():
+    x = xp.ones(10)
+    with ocean_ext.instrument() as stats:
+        threads = [threading.Thread(target=lambda: xp.exp(x)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert stats["exp"].count == 4
+
+
+def test_results_unchanged_by_instrumentation():
+    x = xp.asarray([1.0, 4.0, 9.0])
+    plain = np.asarray(xp.sqrt(x) * 2)
+    with ocean_ext.instrument():
+        timed = np.asarray(xp.sqrt(x) * 2)
+    np.testing.assert_array_equal(plain, timed)
+
+
+def test_repr_lists_kernels():
+    with ocean_ext.instrument() as stats:
+        xp.exp(xp.ones(3))
+    text = repr(stats)
+    assert "exp" in text
+    assert "cpu" in text
