@@ -367,7 +367,22 @@ def clip(
 
 # --- operators -----------------------------------------------------------------
 def _operand_ok(other: Any) -> bool:
-    return other.__class__ is Array or _python_scalar(other) is not None
+    """Whether an operator can take ``other``; False lets Python try the other
+    operand's reflected method (e.g. a sparse array's ``__radd__``).
+
+    A NumPy array raises instead: NumPy would otherwise answer with its own
+    puzzling errors, and converting silently would hide a mixing of array
+    types that the standard leaves undefined.
+    """
+    if other.__class__ is Array or _python_scalar(other) is not None:
+        return True
+    if isinstance(other, _np.ndarray):
+        msg = (
+            "an ocean_array_api Array cannot be combined with a NumPy array in an "
+            "operator; convert the NumPy array with asarray() first"
+        )
+        raise TypeError(msg)
+    return False
 
 
 def _install_operators() -> None:

@@ -341,7 +341,16 @@ def test_unknown_operands_return_not_implemented():
     assert x.__add__("a") is NotImplemented
     assert x.__radd__(object()) is NotImplemented
     assert x.__iadd__([1, 2]) is NotImplemented
-    assert x.__add__(np.ones(2)) is NotImplemented
+
+
+def test_numpy_array_operands_raise_a_clear_error():
+    # NumPy would answer NotImplemented with its own puzzling messages.
+    x = xp.asarray([1.0, 2.0])
+    for op in (x.__add__, x.__radd__, x.__iadd__, x.__lt__):
+        with pytest.raises(TypeError, match="asarray"):
+            op(np.ones(2))
+    with pytest.raises(TypeError, match="asarray"):
+        np.ones(2) + x
 
 
 def test_ndarray_plus_array_raises_type_error():
