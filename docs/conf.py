@@ -74,7 +74,10 @@ nitpick_ignore_regex = [
         r"dict|set|frozenset|object|type|slice|memoryview|PyCapsule|capsule|"
         r"builtins\.\w+)",
     ),
-    (r"py:(class|obj|data)", r"(typing|types|collections\.abc|enum|contextvars)\.\w+"),
+    (
+        r"py:(class|obj|data)",
+        r"(typing|types|collections\.abc|enum|contextvars|contextlib)\.\w+",
+    ),
     (
         r"py:(class|obj|data)",
         r"(Any|Callable|Mapping|Sequence|Iterable|Iterator|NoReturn)",
