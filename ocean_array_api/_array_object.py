@@ -112,7 +112,10 @@ class Array:
         return namespace_for(check_version(api_version, "__array_namespace__()"))
 
     def to_device(self, device: Device | str, /, *, stream: Any = None) -> Array:
-        """Copy of this array on ``device`` (this array itself if already there)."""
+        """Copy of this array on ``device`` (this array itself if already there).
+
+        The copy is in native byte order (see ``ocean_ext.byteorder``).
+        """
         dev = parse_device(device, "to_device()")
         if dev is self._device:
             return self
@@ -127,6 +130,10 @@ class Array:
         backend = self._device._backend
         if backend.is_lazy(data):
             data = backend.materialize(data)
+        if not self._dtype._standard:  # an ocean_ext dtype (complex32 storage)
+            from ._ext_dtypes import python_scalar
+
+            return python_scalar(self._dtype, backend.to_host(data))
         return backend.to_host(data).item()
 
     def __bool__(self) -> bool:
@@ -170,6 +177,19 @@ class Array:
             )
             raise TypeError(msg)
         data = backend.to_host(self._data)
+        if not self._dtype._standard:  # ocean_ext dtypes: complex32 as complex64
+            from ._ext_dtypes import host_values
+
+            values = host_values(self._dtype, data)
+            if values is not data:
+                if copy is False:
+                    msg = (
+                        f"__array__(): NumPy has no {self._dtype}; the conversion to "
+                        f"complex64 needs a copy but copy=False"
+                    )
+                    raise ValueError(msg)
+                data = values
+                copy = None  # already a copy
         if copy is True:
             return data.astype(dtype if dtype is not None else data.dtype, copy=True)
         if dtype is not None and dtype != data.dtype:
@@ -230,13 +250,22 @@ class Array:
                     raise IndexError(msg) from None
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
+                elif not res.dtype.isnative:
+                    # a copy (advanced indexing): native, as every result
+                    res = self._device._ops["native_result"](res)
                 return _wrap(res, self._dtype, self._device)
+        elif tk is _hooks.index_type:  # an ocean_ext.index object
+            return key._getitem(self)  # type: ignore[no-any-return]
         from ._indexing import native_key
 
         nkey = native_key(self, key, "__getitem__()")
         res = self._device._ops["getitem"](data, nkey)
         if res.__class__ is not self._device._native:
             res = self._device._backend.to_native(res)
+        elif not res.dtype.isnative and _advanced(nkey, self._device._native):  # type: ignore[attr-defined]
+            # Advanced indexing copies: the copy is native.  Basic indexing
+            # gives a view, which keeps the byte order of its memory.
+            res = self._device._ops["native_result"](res)
         return _wrap(res, self._dtype, self._device)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
@@ -254,6 +283,13 @@ class Array:
             if tv is Array:
                 ok = value._dtype is dt and value._device is self._device
                 v = value._data
+                d = self._data
+                if (
+                    ok
+                    and (v is d or v.base is not None or d.base is not None)
+                    and _may_overlap(v, d)
+                ):
+                    v = self._device._ops["copy"](v)  # copy the source first
             else:
                 ok = (tv is float and dt in _dt._floating) or (
                     tv is int and dt in _dt._numeric
@@ -277,6 +313,9 @@ class Array:
                     return
                 except (IndexError, ValueError, TypeError):
                     pass  # the full path below reports it properly
+        elif tk is _hooks.index_type:  # an ocean_ext.index object
+            key._setitem(self, value)
+            return
         from ._indexing import setitem
 
         setitem(self, key, value)
@@ -294,6 +333,10 @@ class Array:
         host = backend.to_host(backend.materialize(self._data))
         import numpy as np
 
+        if not self._dtype._standard:  # ocean_ext dtypes: complex32's values
+            from ._ext_dtypes import host_values
+
+            host = host_values(self._dtype, host)
         body = np.array2string(host, separator=", ", prefix="Array(")
         where = "" if self._device is _CPU else f", device={self._device}"
         return f"Array({body}, dtype={self._dtype}{where})"
@@ -324,6 +367,35 @@ def _wrap(data: Any, dtype: DType, device: Device) -> Array:
     return a
 
 
+def _root(data: Any) -> Any:
+    """The native array at the end of ``data``'s chain of bases (the memory's owner)."""
+    base = getattr(data, "base", None)
+    while base is not None and base.__class__ is data.__class__:
+        data = base
+        base = getattr(data, "base", None)
+    return data
+
+
+def _may_overlap(value: Any, data: Any) -> bool:
+    """Whether native ``value`` may share memory with native ``data``.
+
+    True when both are views of one buffer (or the same array).  An assignment
+    ``x[key] = value`` copies such a value first: NumPy's own overlap handling
+    misses some strided cases (``x[::2] = x[:5]``), and other backends have
+    none.  Two arrays that own their memory cost two attribute loads.
+    """
+    if getattr(value, "base", None) is None and getattr(data, "base", None) is None:
+        return value is data
+    return _root(value) is _root(data)
+
+
+def _advanced(nkey: Any, native: type) -> bool:
+    """Whether a native key (from ``native_key``) holds an index array."""
+    if nkey.__class__ is not tuple:
+        return True  # a lone boolean mask
+    return any(k.__class__ is native for k in nkey)
+
+
 def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
     dev = parse_device(device, "unpickle")
     return _wrap(
@@ -332,10 +404,19 @@ def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
 
 
 def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:
-    """Copy native ``data`` from device ``src`` to device ``dst``."""
+    """Copy native ``data`` from device ``src`` to device ``dst``.
+
+    The copy is in native byte order where the destination's backend has no
+    ``supports_byteswap`` (and the CPU backend's own ``transfer`` copies to
+    native order too: copies are native, only views keep a byte order).
+    """
     if src._kind == dst._kind:
         return dst._backend.transfer(data, dst._index, stream=stream)
     host = src._backend.to_host(src._backend.materialize(data), stream=stream)
+    if not host.dtype.isnative and not dst._backend.supports_byteswap:
+        # Byte-swapped data (CPU only) is swapped on the way to a device that
+        # has no non-native byte order.
+        host = host.astype(host.dtype.newbyteorder("="))
     return dst._backend.from_host(host, dst._index, stream=stream)
 
 

@@ -50,7 +50,10 @@ class Backend(Protocol):
     native_type : type
         The native array class (``numpy.ndarray``).  Results of ``ops`` that
         are not of this class (NumPy returns scalars from 0-d operations) are
-        passed through :meth:`to_native`.
+        passed through :meth:`to_native`.  Its instances have ``dtype`` (a
+        NumPy dtype) and ``base`` (None, or the array whose memory a view
+        uses), which ``__setitem__`` reads to copy a source that overlaps its
+        destination.
     ops : dict
         Operation name -> callable on native arrays.
     supports_byteswap, supports_complex32 : bool

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
@@ -130,6 +131,8 @@ def asarray(
             if copy is False:
                 msg = f"{where}: converting {obj._dtype} to {dt} needs a copy but copy=False"
                 raise ValueError(msg)
+            if not (dt._standard and obj._dtype._standard):  # ocean_ext dtypes
+                return _wrap(_ext.convert(dev, data, obj._dtype, dt, where), dt, dev)
             return _wrap(dev._ops["astype"](data, dt._native, True), dt, dev)
         if copy and not copied:
             data = dev._ops["copy"](data)
@@ -142,6 +145,8 @@ def asarray(
         if copy is False:
             msg = f"{where}: converting Python objects always copies, but copy=False"
             raise ValueError(msg)
+        if dt is not None and not dt._standard:  # an ocean_ext dtype
+            return _ext.asarray_python(obj, dt, dev)
         try:
             data = backend.asarray(
                 obj, None if dt is None else dt._native, dev._index, None
@@ -180,6 +185,8 @@ def asarray(
                 "an array, a Python scalar, a sequence, a buffer or a DLPack object",
                 obj,
             )
+    if dt is not None and not dt._standard:  # an ocean_ext dtype
+        return _ext.asarray_host(host, dt, dev, copy)
     src_dt = _from_native_dtype(host.dtype, where) if host.dtype != object else None
     if src_dt is None:
         msg = f"{where}: input of NumPy dtype object is not supported"
@@ -240,6 +247,8 @@ def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
         or (t is float and dt in _dt._floating)
         or (t is complex and dt in _dt._complex_floating)
     )
+    if not ok and not dt._standard:  # an ocean_ext dtype: as its proxy
+        ok = _ext.scalar_ok(t, dt, False)
     if not ok:
         msg = f"{where}: a Python {t.__name__} fill_value does not fit dtype {dt}"
         raise TypeError(msg)
@@ -265,6 +274,8 @@ def full(
     dev = _device_arg(device, where)
     if isinstance(fill_value, np.generic):
         fill_value = fill_value.item()
+    if not dt._standard:  # an ocean_ext dtype
+        return _ext.full(shp, fill_value, dt, dev)
     return _wrap(dev._ops["full"](dev._index, shp, fill_value, dt._native), dt, dev)
 
 
@@ -280,6 +291,8 @@ def _filled(name: str, fill: int) -> Any:
         shp = check_shape(shape, where)
         dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
         dev = _device_arg(device, where)
+        if not dt._standard:  # an ocean_ext dtype
+            return _ext.filled(name, shp, dt, dev)
         return _wrap(dev._ops[name](dev._index, shp, dt._native), dt, dev)
 
     func.__name__ = func.__qualname__ = name
@@ -414,6 +427,8 @@ def eye(
     dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
     dev = _device_arg(device, where)
     m = n_rows if n_cols is None else n_cols
+    if not dt._standard:  # an ocean_ext dtype
+        return _ext.eye(n_rows, m, k, dt, dev)
     return _wrap(dev._ops["eye"](dev._index, n_rows, m, k, dt._native), dt, dev)
 
 
@@ -451,6 +466,9 @@ def linspace(
     if dt is None:
         dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
     elif dt not in _dt._floating or (is_complex and dt not in _dt._complex_floating):
+        if not dt._standard and dt in _ext.PROXY:  # an ocean_ext dtype
+            dev = _device_arg(device, where)
+            return _ext.linspace(start, stop, num, dt, dev, endpoint, is_complex)
         msg = f"{where}: `dtype` must be a floating dtype (complex for complex bounds), got {dt}"
         raise TypeError(msg)
     dev = _device_arg(device, where)
@@ -578,6 +596,8 @@ def dlpack_export(
 ) -> Any:
     """``Array.__dlpack__``: export, copying to ``dl_device`` when it differs."""
     where = "__dlpack__()"
+    if not x._dtype._standard:
+        _ext.dlpack_check(x)  # complex32 has no DLPack type
     data = x._data
     backend = x._device._backend
     if dl_device is not None:

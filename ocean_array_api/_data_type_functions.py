@@ -33,6 +33,10 @@ def astype(
     dt = check_dtype_arg(dtype, where)
     if copy is not True and copy is not False:
         type_error(where, "copy", "a bool", copy)
+    if not (dt._standard and x._dtype._standard):  # an ocean_ext dtype
+        from ._ext_dtypes import astype as ext_astype
+
+        return ext_astype(x, dt, copy, device)
     if x._dtype in _dt._complex_floating and dt not in _dt._complex_floating:
         msg = f"{where}: casting complex {x._dtype} to {dt} would drop the imaginary part; use real() or abs() first"
         raise TypeError(msg)
@@ -44,7 +48,9 @@ def astype(
             data = _transfer(data, dev, target, None)
             dev = target
             copy = False  # the transfer already copied
-    if dt is x._dtype and not copy and data.dtype.isnative:
+    if dt is x._dtype and not copy:
+        # Note: also for byte-swapped ``x`` (its dtype is ``dt``): the standard
+        # wants the input itself back when copy=False and the dtype matches.
         return x if dev is x._device else _wrap(data, dt, dev)
     return _wrap(dev._ops["astype"](data, dt._native, copy), dt, dev)
 
@@ -98,6 +104,10 @@ def finfo(type: DType | Array, /) -> finfo_object:  # noqa: A002
         type._dtype if type.__class__ is Array else check_dtype_arg(type, where, "type")
     )
     if dt not in _dt._floating:
+        if not dt._standard and dt._kind in ("real floating", "complex floating"):
+            from ._ext_dtypes import finfo as ext_finfo
+
+            return ext_finfo(dt)  # type: ignore[no-any-return]  # an ocean_ext dtype
         msg = f"{where}: `type` must be a floating-point dtype, got {dt}"
         raise TypeError(msg)
     real = _dt.REAL_OF.get(dt, dt)
@@ -150,6 +160,10 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
                 return True
         else:
             type_error(where, "kind", "a dtype, a kind name or a tuple of them", k)
+    if not dtype._standard:  # an ocean_ext dtype: of its kind, "numeric"
+        from ._ext_dtypes import isdtype as ext_isdtype
+
+        return ext_isdtype(dtype, kinds)
     return False
 
 

@@ -72,7 +72,8 @@ class DType:
         raise AttributeError(msg)
 
     def __repr__(self) -> str:
-        return f"ocean_array_api.{self._name}"
+        where = "ocean_array_api" if self._standard else "ocean_ext"
+        return f"{where}.{self._name}"
 
     def __str__(self) -> str:
         return self._name
@@ -245,17 +246,15 @@ def from_native(native: np.dtype) -> DType | None:
 
 
 def check_dtype_arg(dtype: object, where: str, argname: str = "dtype") -> DType:
-    """Validate a ``dtype=`` argument: a standard DType, else TypeError."""
-    if dtype.__class__ is DType and dtype._standard:  # type: ignore[union-attr]
-        return dtype  # type: ignore[return-value]
+    """Validate a ``dtype=`` argument: a DType of ours, else TypeError.
+
+    The standard dtypes, and the dtypes ``ocean_ext`` registers (float16,
+    complex32): functions that cannot handle those reject them themselves.
+    """
     if dtype.__class__ is DType:
-        msg = (
-            f"{where}: `{argname}` {dtype} is not a standard dtype; it is only "
-            f"supported through ocean_ext"
-        )
-    else:
-        msg = (
-            f"{where}: `{argname}` must be a dtype of this namespace (e.g. "
-            f"ocean_array_api.float64), got {dtype!r} of type {type(dtype).__name__}"
-        )
+        return dtype  # type: ignore[return-value]
+    msg = (
+        f"{where}: `{argname}` must be a dtype of this namespace (e.g. "
+        f"ocean_array_api.float64), got {dtype!r} of type {type(dtype).__name__}"
+    )
     raise TypeError(msg)

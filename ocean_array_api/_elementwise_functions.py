@@ -16,6 +16,7 @@ from typing import Any
 import numpy as _np
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import DType, promote
 from ._helpers import device_error, dtype_error, type_error
@@ -77,6 +78,8 @@ def check_scalar(
             "an array or a Python scalar (bool, int, float, complex)",
             value,
         )
+    if not ok and not dt._standard:  # an ocean_ext dtype: as its proxy
+        ok = _ext.scalar_ok(t, dt, allow_complex_upcast)
     if not ok:
         msg = (
             f"{where}: a Python {t.__name__} `{argname}` cannot be combined with an "
@@ -90,25 +93,35 @@ def _scalar_operand(
     value: Any, dt: DType, where: str, argname: str
 ) -> tuple[Any, DType]:
     v = check_scalar(value, dt, where, argname, allow_complex_upcast=True)
-    if v.__class__ is complex and dt in _dt._real_floating:
+    if v.__class__ is complex and dt._kind == "real floating":
         return v, _dt.COMPLEX_OF[dt]
     return v, dt
 
 
 def _resolve(where: str, x1: Any, x2: Any) -> tuple[Any, Any, DType, Any]:
-    """Operands of a binary function -> (native1, native2, dtype, device)."""
+    """Operands of a binary function -> (native1, native2, dtype, device).
+
+    Operands of ocean_ext dtypes (float16, complex32) go to ``_ext.resolve``,
+    which converts the natives to the storage of the promoted dtype.
+    """
     if x1.__class__ is Array:
         dt = x1._dtype
         dev = x1._device
         if x2.__class__ is Array:
             if x2._dtype is not dt:
+                if not (dt._standard and x2._dtype._standard):
+                    return _ext.resolve(where, x1, x2)
                 dt = promote(dt, x2._dtype, where)
             if x2._device is not dev:
                 device_error(where, ("x1", "x2"), (dev, x2._device))
             return x1._data, x2._data, dt, dev
+        if not dt._standard:
+            return _ext.resolve(where, x1, x2)
         b, dt = _scalar_operand(x2, dt, where, "x2")
         return x1._data, b, dt, dev
     if x2.__class__ is Array:
+        if not x2._dtype._standard:
+            return _ext.resolve(where, x1, x2)
         a, dt = _scalar_operand(x1, x2._dtype, where, "x1")
         return a, x2._data, dt, x2._device
     msg = f"{where}: at least one of `x1`, `x2` must be an array, got {type(x1).__name__} and {type(x2).__name__}"
@@ -164,6 +177,8 @@ def _binary(
             else:
                 a, b, dt, dev = _resolve(where, x1, x2)
             if dt not in allowed:
+                if not dt._standard:  # an ocean_ext dtype: its own kernels
+                    return _ext.binary(name, result, allowed, a, b, dt, dev)
                 dtype_error(
                     where,
                     "x1" if dt is getattr(x1, "_dtype", None) else "x2",
@@ -213,6 +228,8 @@ def _unary(
             type_error(where, "x", "an array", x)
         dt = x._dtype
         if dt not in allowed:
+            if not dt._standard:  # an ocean_ext dtype: its own kernels
+                return _ext.unary(name, result, allowed, x)
             dtype_error(where, "x", allowed, dt)
         dev = x._device
         res = dev._ops[name](x._data)
@@ -331,7 +348,7 @@ def clip(
     if x.__class__ is not Array:
         type_error(where, "x", "an array", x)
     dt = x._dtype
-    if dt not in _real:
+    if dt not in _real and not _ext.passes(dt, _real):  # float16: NumPy's
         dtype_error(where, "x", _real, dt)
     dev = x._device
     bounds: list[Any] = []
@@ -341,8 +358,9 @@ def clip(
         elif bound.__class__ is Array:
             if bound._device is not dev:
                 device_error(where, ("x", argname), (dev, bound._device))
-            if bound._dtype not in _real or (
-                bound._dtype is not dt and (bound._dtype in _int) != (dt in _int)
+            bdt = bound._dtype
+            if (bdt not in _real and not _ext.passes(bdt, _real)) or (
+                bdt is not dt and (bdt in _int) != (dt in _int)
             ):
                 msg = f"{where}: `{argname}` has dtype {bound._dtype}, which does not match x's {dt}"
                 raise TypeError(msg)
@@ -409,6 +427,8 @@ def _install_operators() -> None:
             a, b, dt, dev = _resolve(where, self, other)
             result = func._result  # type: ignore[attr-defined]
             if dt not in func._allowed:  # type: ignore[attr-defined]
+                if not dt._standard:  # an ocean_ext dtype: its own kernels
+                    return _ext.inplace(name, result, func._allowed, self, a, b, dt)  # type: ignore[attr-defined]
                 dtype_error(where, "x2", func._allowed, dt)  # type: ignore[attr-defined]
             rdt = _float64 if (result == "divide" and dt in _dt._integer) else dt
             if rdt is not self._dtype:
@@ -417,12 +437,18 @@ def _install_operators() -> None:
                     f"operation cannot change the dtype {self._dtype} of `x1`"
                 )
                 raise TypeError(msg)
-            from ._ext_hooks import check_writable
+            from ._ext_hooks import (
+                check_writable,
+                is_readonly_failure,
+                readonly_error,
+            )
 
             check_writable(self, where)
             try:
                 dev._ops[name](a, b, out=a)
             except ValueError as exc:
+                if is_readonly_failure(exc):
+                    raise readonly_error(where) from None
                 raise _shape_error(where, exc) from None
             return self
 

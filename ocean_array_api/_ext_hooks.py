@@ -27,3 +27,33 @@ _check = _writable_default
 def check_writable(x: Any, where: str) -> None:
     """Raise if ``x`` must not be written (``ocean_ext.set_readonly``)."""
     _check(x, where)
+
+
+def readonly_error(where: str) -> ReadOnlyError:
+    """The error for a write that the backend refused as read-only.
+
+    NumPy raises a bare ``ValueError`` ("... is read-only") when the
+    destination's writeable flag is off (arrays made from read-only NumPy
+    arrays, views taken after ``set_readonly``); the core's write paths turn
+    it into this one.
+    """
+    return ReadOnlyError(
+        f"{where}: the array is read-only (or a view of read-only memory); "
+        f"write to a copy instead (asarray(x, copy=True))"
+    )
+
+
+def is_readonly_failure(exc: BaseException) -> bool:
+    """Whether a backend's ``ValueError`` says the destination is read-only."""
+    return "read-only" in str(exc)
+
+
+class _NoIndexType:
+    """Stands for ``ocean_ext.Index`` until ``ocean_ext`` registers it."""
+
+
+# The class of ``ocean_ext``'s index objects.  ``Array.__getitem__`` and
+# ``__setitem__`` compare a key's class with it on their slow path only (after
+# the int, slice and array fast paths) and then call ``key._getitem(x)`` /
+# ``key._setitem(x, value)``.
+index_type: type = _NoIndexType

@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as _dt
-from ._array_object import Array
-from ._ext_hooks import check_writable
+from ._array_object import Array, _may_overlap
+from ._ext_hooks import check_writable, is_readonly_failure, readonly_error
 from ._helpers import device_error
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
@@ -143,9 +143,25 @@ def setitem(x: Array, key: Any, value: Any) -> None:
     where = "__setitem__()"
     check_writable(x, where)
     nkey = native_key(x, key, where)
+    v = native_value(x, value, where)
+    try:
+        x._device._ops["setitem"](x._data, nkey, v)
+    except ValueError as exc:
+        if is_readonly_failure(exc):
+            raise readonly_error(where) from None
+        msg = f"{where}: {exc}"
+        raise ValueError(msg) from None
+
+
+def native_value(x: Array, value: Any, where: str) -> Any:
+    """The native form of a value assigned into ``x`` (``__setitem__``'s rules).
+
+    An array must be on ``x``'s device with a dtype that promotes to
+    ``x.dtype``; a Python scalar must suit ``x.dtype``.  Also used by
+    ``ocean_ext`` index objects.
+    """
     dt = x._dtype
-    tv = value.__class__
-    if tv is Array:
+    if value.__class__ is Array:
         if value._device is not x._device:
             device_error(where, ("x", "value"), (x._device, value._device))
         vdt = value._dtype
@@ -155,15 +171,19 @@ def setitem(x: Array, key: Any, value: Any) -> None:
                 f"without changing its dtype; use astype(value, {dt}) first"
             )
             raise TypeError(msg)
-        v = value._data
-    else:
-        from ._elementwise_functions import check_scalar
+        if vdt is not dt and not (vdt._standard and dt._standard):
+            from ._ext_dtypes import convert  # ocean_ext dtypes: a new array
 
-        v = check_scalar(value, dt, where, "value", allow_complex_upcast=False)
-    try:
-        x._device._ops["setitem"](x._data, nkey, v)
-    except ValueError as exc:
-        if "read-only" in str(exc):
-            raise
-        msg = f"{where}: {exc}"
-        raise ValueError(msg) from None
+            return convert(x._device, value._data, vdt, dt, where)
+        v = value._data
+        if _may_overlap(v, x._data):
+            v = x._device._ops["copy"](v)  # the source overlaps: copy it first
+        return v
+    from ._elementwise_functions import check_scalar
+
+    v = check_scalar(value, dt, where, "value", allow_complex_upcast=False)
+    if not dt._standard:  # an ocean_ext dtype: the value in its storage
+        from ._ext_dtypes import scalar_native
+
+        return scalar_native(x._device, v, dt, where)
+    return v

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import DType, promote
 from ._helpers import device_error, dtype_error, normalize_axis, type_error
@@ -26,9 +27,15 @@ _numeric = _dt._numeric
 
 # --- helpers shared with linalg ----------------------------------------------
 def _finish(res: Any, dt: DType, dev: Any) -> Array:
-    """Wrap a backend result (NumPy returns scalars for 0-d results)."""
+    """Wrap a backend result (NumPy returns scalars for 0-d results).
+
+    For an ocean_ext ``dt`` the result was computed in its proxy dtype (fft)
+    and is rounded to ``dt`` here.
+    """
     if res.__class__ is not dev._native:
         res = dev._backend.to_native(res)
+    if not dt._standard:
+        res = _ext.from_proxy(dev, res, dt)
     return _wrap(res, dt, dev)
 
 
@@ -144,6 +151,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         dt = x1._dtype
         dev = x1._device
     else:
+        if _ext.is_ext(x1) or _ext.is_ext(x2):  # ocean_ext dtypes: own kernels
+            return _ext.matmul(x1, x2)
         dt, dev = _two_arrays(x1, x2, "matmul()", _numeric)
     a = x1._data
     b = x2._data
@@ -249,6 +258,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.vecdot.html
     """
     where = "vecdot()"
+    if _ext.is_ext(x1) or _ext.is_ext(x2):  # ocean_ext dtypes: own kernels
+        return _ext.vecdot(x1, x2, axis)
     dt, dev = _two_arrays(x1, x2, where, _numeric)
     s1 = x1._data.shape
     s2 = x2._data.shape
@@ -301,10 +312,15 @@ def _install_operators() -> None:
                 f"operation cannot change the shape {a.shape} of `x1`"
             )
             raise ValueError(msg)
-        from ._ext_hooks import check_writable
+        from ._ext_hooks import check_writable, is_readonly_failure, readonly_error
 
         check_writable(self, where)
-        dev._ops["matmul"](a, other._data, out=a)
+        try:
+            dev._ops["matmul"](a, other._data, out=a)
+        except ValueError as exc:
+            if is_readonly_failure(exc):
+                raise readonly_error(where) from None
+            raise
         return self
 
     setattr(Array, "__matmul__", __matmul__)  # noqa: B010

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import (
@@ -103,6 +104,7 @@ def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
     dev = first._device
     shape = first._data.shape
     same = True
+    promoted = False
     natives: list[Any] = []
     append = natives.append
     for a in arrays:
@@ -110,10 +112,13 @@ def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
             _arrays_error(arrays, fn)
         if a._dtype is not dt:
             dt = promote(dt, a._dtype, fn)
+            promoted = True
         data = a._data
         if same and data.shape != shape:
             same = False
         append(data)
+    if promoted and _ext.involved(arrays):  # ocean_ext dtypes: convert storages
+        natives = _ext.convert_all(arrays, dt, dev, fn)
     return dt, dev, natives, same
 
 
@@ -297,6 +302,8 @@ def concat(
             axis += ndim
         if not same:
             _check_concat_shapes(natives, axis)
+    if promoted and _ext.involved(arrays):  # ocean_ext dtypes: convert storages
+        natives = _ext.convert_all(arrays, dt, dev, "concat()")
     # dtype=None when nothing was promoted: NumPy's concatenate is slower with it.
     native_dt = dt._native if promoted else None
     return _wrap(dev._ops["concat"](natives, axis, native_dt), dt, dev)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._elementwise_functions import _resolve, check_scalar
@@ -36,7 +37,7 @@ def _arg_extremum(name: str, summary: str) -> Callable[..., Array]:
         if x.__class__ is not Array:
             type_error(fn, "x", "an array", x)
         dt = x._dtype
-        if dt not in allowed:
+        if dt not in allowed and not _ext.passes(dt, allowed):  # float16: NumPy's
             dtype_error(fn, "x", allowed, dt)
         data = x._data
         ndim = data.ndim
@@ -93,6 +94,8 @@ def count_nonzero(
     """
     if x.__class__ is not Array:
         type_error("count_nonzero()", "x", "an array", x)
+    if not x._dtype._standard:
+        _ext.reject_opaque(x, "count_nonzero()")  # complex32: no kernel here
     data = x._data
     if axis is not None:
         axis = reduction_axes(axis, data.ndim, "count_nonzero()")
@@ -116,6 +119,8 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     """
     if x.__class__ is not Array:
         type_error("nonzero()", "x", "an array", x)
+    if not x._dtype._standard:
+        _ext.reject_opaque(x, "nonzero()")  # complex32: no kernel here
     data = x._data
     if data.ndim == 0:
         msg = (
@@ -150,7 +155,7 @@ def searchsorted(
     if x1.__class__ is not Array:
         type_error(fn, "x1", "an array", x1)
     dt = x1._dtype
-    if dt not in _dt._real_numeric:
+    if dt not in _dt._real_numeric and not _ext.passes(dt, _dt._real_numeric):
         dtype_error(fn, "x1", _dt._real_numeric, dt)
     if x1._data.ndim != 1:
         msg = f"{fn}: `x1` must be one-dimensional, got {x1._data.ndim} dimensions"
@@ -158,7 +163,9 @@ def searchsorted(
     dev = x1._device
     if x2.__class__ is Array:
         if x2._dtype is not dt:
-            if x2._dtype not in _dt._real_numeric:
+            if x2._dtype not in _dt._real_numeric and not _ext.passes(
+                x2._dtype, _dt._real_numeric
+            ):
                 dtype_error(fn, "x2", _dt._real_numeric, x2._dtype)
             promote(dt, x2._dtype, fn)
         if x2._device is not dev:

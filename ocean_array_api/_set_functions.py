@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as _np
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import device_error, type_error
@@ -73,6 +74,9 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     simply matches nothing.  NaN matches nothing, as with ``equal``.
     """
     fn = "isin()"
+    for argname, x in (("x1", x1), ("x2", x2)):
+        if x.__class__ is Array and not x._dtype._standard:
+            _ext.reject_opaque(x, fn, argname)  # complex32: no kernel here
     if x1.__class__ is Array:
         dev = x1._device
         a = x1._data
@@ -105,6 +109,8 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
 def _check(x: Any, fn: str) -> None:
     if x.__class__ is not Array:
         type_error(fn, "x", "an array", x)
+    if not x._dtype._standard:
+        _ext.reject_opaque(x, fn)  # complex32: no kernel here
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as _np
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import dtype_error, normalize_axis, reduction_axes, type_error
@@ -111,8 +112,12 @@ def _accumulating(name: str, summary: str) -> Callable[..., Array]:
         if dtype is None:
             rdt = _ACCUMULATE.get(xdt)
             if rdt is None:
+                if not xdt._standard:  # an ocean_ext dtype: its own kernels
+                    return _ext.accumulate(name, x, axis, dtype, keepdims)
                 rdt = _accumulation_dtype(x, None, where)
         else:
+            if not xdt._standard:
+                return _ext.accumulate(name, x, axis, dtype, keepdims)
             rdt = _accumulation_dtype(x, dtype, where)
         data = x._data
         if axis is not None:
@@ -156,7 +161,7 @@ def _extremum(name: str, summary: str) -> Callable[..., Array]:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         dt = x._dtype
-        if dt not in allowed:
+        if dt not in allowed and not _ext.passes(dt, allowed):  # float16: NumPy's
             dtype_error(where, "x", allowed, dt)
         data = x._data
         if axis is not None:
@@ -207,6 +212,8 @@ def mean(
         type_error("mean()", "x", "an array", x)
     dt = x._dtype
     if dt not in _dt._floating:
+        if not dt._standard:  # an ocean_ext dtype: its own kernels
+            return _ext.mean(x, axis, keepdims)
         dtype_error("mean()", "x", _dt._floating, dt)
     data = x._data
     if axis is not None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import (
@@ -34,6 +35,8 @@ def _truth_reduction(name: str, summary: str) -> Callable[..., Array]:
     ) -> Array:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
+        if not x._dtype._standard:
+            _ext.reject_opaque(x, where)  # complex32: no kernel here
         data = x._data
         if axis is not None:
             axis = reduction_axes(axis, data.ndim, where)

@@ -87,6 +87,12 @@ def _check_x(x: Any, where: str, allowed: set[DType]) -> Any:
         type_error(where, "x", "an array", x)
     dt = x._dtype
     if dt not in allowed:
+        if not dt._standard:
+            # An ocean_ext dtype: transformed in its proxy's precision
+            # (complex64, float32); _finish rounds the result back.
+            from ._ext_dtypes import fft_input
+
+            return fft_input(x, allowed, where)
         if allowed is _complex_floating and dt in _real_floating:
             hint = f"; use astype(x, {_dt.COMPLEX_OF.get(dt, dt)}) first, or the real transform"
         elif allowed is _real_floating and dt in _complex_floating:

@@ -85,6 +85,11 @@ def _svd(x: ndarray, full_matrices: bool) -> tuple[ndarray, ndarray, ndarray]:
 
 
 def _matrix_power(x: ndarray, n: int) -> ndarray:
+    # Note: np.linalg.matrix_power returns its input itself for n == 1 (the
+    # result would alias x) and keeps a byte-swapped input's byte order for
+    # n == 0 and 1.
+    if n == 0 or n == 1:
+        return _native_copy(np.linalg.matrix_power(x, n))
     return np.linalg.matrix_power(x, n)
 
 

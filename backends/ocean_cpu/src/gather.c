@@ -1,0 +1,166 @@
+/*
+ * ocean_cpu._gather_c: gathers through precomputed flat offsets.
+ *
+ * take(src, offsets, swap) -> a new array of offsets.shape holding
+ * src[offsets], in native byte order.  ``src`` is a 1-D array whose stride is
+ * its item size (a flat view of an array's memory, see _flat_layout in
+ * _backend.py); ``offsets`` is a C-contiguous int32 or int64 array of element
+ * offsets into it.  With ``swap`` the bytes of each element are reversed on
+ * the way (a byte-swapped source gives a native result in the same pass).
+ *
+ * The offsets are NOT bounds-checked: the caller (a bound ocean_ext index)
+ * made them from a checked key and the array's own layout.  Used by the CPU
+ * backend's "take_flat" entry; NumPy's take is the fallback when this module
+ * is not built or an item size is not one of 1, 2, 4, 8, 16 bytes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+#include <stdint.h>
+#include <string.h>
+
+#define GATHER(NAME, T, OFF, SWAP)                                              \
+    static void NAME(const char *src, const void *off_, char *out, npy_intp n)  \
+    {                                                                           \
+        const OFF *off = (const OFF *)off_;                                     \
+        const T *s = (const T *)src;                                            \
+        T *o = (T *)out;                                                        \
+        for (npy_intp i = 0; i < n; i++) {                                      \
+            T v = s[off[i]];                                                    \
+            o[i] = SWAP(v);                                                     \
+        }                                                                       \
+    }
+
+#define NOSWAP(v) (v)
+#define SWAP16(v) ((uint16_t)__builtin_bswap16(v))
+#define SWAP32(v) __builtin_bswap32(v)
+#define SWAP64(v) __builtin_bswap64(v)
+/* complex64: two float32 parts, each swapped where it stands */
+#define SWAP32X2(v) ((__builtin_bswap64(v) << 32) | (__builtin_bswap64(v) >> 32))
+
+GATHER(g1_i32, uint8_t, int32_t, NOSWAP)
+GATHER(g1_i64, uint8_t, int64_t, NOSWAP)
+GATHER(g2_i32, uint16_t, int32_t, NOSWAP)
+GATHER(g2_i64, uint16_t, int64_t, NOSWAP)
+GATHER(g4_i32, uint32_t, int32_t, NOSWAP)
+GATHER(g4_i64, uint32_t, int64_t, NOSWAP)
+GATHER(g8_i32, uint64_t, int32_t, NOSWAP)
+GATHER(g8_i64, uint64_t, int64_t, NOSWAP)
+GATHER(s2_i32, uint16_t, int32_t, SWAP16)
+GATHER(s2_i64, uint16_t, int64_t, SWAP16)
+GATHER(s4_i32, uint32_t, int32_t, SWAP32)
+GATHER(s4_i64, uint32_t, int64_t, SWAP32)
+GATHER(s8_i32, uint64_t, int32_t, SWAP64)
+GATHER(s8_i64, uint64_t, int64_t, SWAP64)
+GATHER(c8_i32, uint64_t, int32_t, SWAP32X2)
+GATHER(c8_i64, uint64_t, int64_t, SWAP32X2)
+
+/* 16-byte items (complex128): copied as two 8-byte words; a byte-swapped
+ * complex swaps each 8-byte part in place (real and imaginary stay put). */
+#define GATHER16(NAME, OFF, SWAP)                                               \
+    static void NAME(const char *src, const void *off_, char *out, npy_intp n)  \
+    {                                                                           \
+        const OFF *off = (const OFF *)off_;                                     \
+        const uint64_t *s = (const uint64_t *)src;                              \
+        uint64_t *o = (uint64_t *)out;                                          \
+        for (npy_intp i = 0; i < n; i++) {                                      \
+            const uint64_t *e = s + 2 * (npy_intp)off[i];                       \
+            o[2 * i] = SWAP(e[0]);                                              \
+            o[2 * i + 1] = SWAP(e[1]);                                          \
+        }                                                                       \
+    }
+
+GATHER16(g16_i32, int32_t, NOSWAP)
+GATHER16(g16_i64, int64_t, NOSWAP)
+GATHER16(s16_i32, int32_t, SWAP64)
+GATHER16(s16_i64, int64_t, SWAP64)
+
+typedef void (*gather_fn)(const char *, const void *, char *, npy_intp);
+
+/* The loop for a byte swap or not, an item size, int32 or int64 offsets. */
+static gather_fn pick(int swap, int itemsize, int wide, int is_complex)
+{
+    if (swap && is_complex && itemsize == 8) {
+        return wide ? c8_i64 : c8_i32;
+    }
+    switch (itemsize) {
+    case 1: return wide ? g1_i64 : g1_i32; /* one byte: nothing to swap */
+    case 2: return swap ? (wide ? s2_i64 : s2_i32) : (wide ? g2_i64 : g2_i32);
+    case 4: return swap ? (wide ? s4_i64 : s4_i32) : (wide ? g4_i64 : g4_i32);
+    case 8: return swap ? (wide ? s8_i64 : s8_i32) : (wide ? g8_i64 : g8_i32);
+    case 16: return swap ? (wide ? s16_i64 : s16_i32) : (wide ? g16_i64 : g16_i32);
+    default: return NULL;
+    }
+}
+
+static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyArrayObject *src, *off;
+    int swap;
+    if (!PyArg_ParseTuple(args, "O!O!p", &PyArray_Type, &src, &PyArray_Type, &off,
+                          &swap)) {
+        return NULL;
+    }
+    PyArray_Descr *descr = PyArray_DESCR(src);
+    int itemsize = (int)PyDataType_ELSIZE(descr);
+    int offtype = PyArray_TYPE(off);
+    int wide;
+    if (offtype == NPY_INT32) {
+        wide = 0;
+    }
+    else if (offtype == NPY_INT64) {
+        wide = 1;
+    }
+    else {
+        PyErr_SetString(PyExc_TypeError, "take(): offsets must be int32 or int64");
+        return NULL;
+    }
+    if (PyArray_NDIM(src) != 1 || PyArray_STRIDE(src, 0) != itemsize ||
+        !PyArray_IS_C_CONTIGUOUS(off) || PyDataType_HASFIELDS(descr) ||
+        PyDataType_REFCHK(descr)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "take(): src must be 1-D with unit element stride and "
+                        "offsets C-contiguous");
+        return NULL;
+    }
+    gather_fn fn = pick(swap, itemsize, wide, descr->kind == 'c');
+    if (fn == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArray_Descr *out_descr =
+        swap ? PyArray_DescrNewByteorder(descr, NPY_NATIVE) : (Py_INCREF(descr), descr);
+    if (out_descr == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(off),
+                                         PyArray_DIMS(off), NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    npy_intp n = PyArray_SIZE(off);
+    const char *s = PyArray_BYTES(src);
+    const void *o = PyArray_DATA(off);
+    char *d = PyArray_BYTES((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    fn(s, o, d, n);
+    Py_END_ALLOW_THREADS
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"take", take, METH_VARARGS,
+     "take(src, offsets, swap) -> src[offsets] in native byte order (offsets unchecked)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_gather_c",
+    "Gathers through precomputed flat offsets (ocean_cpu's take_flat).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__gather_c(void)
+{
+    import_array();
+    return PyModule_Create(&module);
+}
