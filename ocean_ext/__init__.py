@@ -8,13 +8,15 @@ what ``ocean_array_api`` itself computes::
 
 Features: non-native byte order, compute modes for out-of-domain input,
 reusable index objects, ``ensure``/``cast``, read-only arrays and overlap-safe
-writes, call instrumentation.
+writes, call instrumentation, the half-precision dtypes float16 and complex32.
 """
 
 from ._byteorder import *
 from ._byteorder import __all__ as _byteorder_all
 from ._casting import *
 from ._casting import __all__ as _casting_all
+from ._halfprec import *
+from ._halfprec import __all__ as _halfprec_all
 from ._index import *
 from ._index import __all__ as _index_all
 from ._instrument import *
@@ -27,8 +29,23 @@ from ._readonly import __all__ as _readonly_all
 __all__ = [
     *_byteorder_all,
     *_casting_all,
+    *_halfprec_all,
     *_index_all,
     *_instrument_all,
     *_modes_all,
     *_readonly_all,
 ]
+
+
+def __getattr__(name: str) -> object:
+    # ocean_ext.sparse is imported on first use, keeping `import ocean_ext` light.
+    if name == "sparse":
+        import importlib
+
+        return importlib.import_module("ocean_ext.sparse")
+    msg = f"module 'ocean_ext' has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return [*globals(), "sparse"]
