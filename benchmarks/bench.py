@@ -406,12 +406,187 @@ def _(lib: Library, n: int, inp: Inputs) -> Timed:
 
 
 # --- cases: byte-swapped inputs (ocean_ext, issue 4) -------------------------------
+# The same data in the non-native byte order (e.g. '>f8' on a little-endian
+# machine): NumPy's swapped ndarray against ocean_ext.asarray() of it (no copy).
+# Both produce native results; ocean must not be slower than NumPy here.
+def _swapped(lib: Library, inp: Inputs, name: str) -> Any:
+    a = getattr(inp, name)
+    s = inp._get(f"{name}_swapped", lambda: a.astype(a.dtype.newbyteorder("S")))
+    if lib.key == "numpy":
+        return s
+    if lib.key != "ocean":
+        raise NotApplicable("byte-swapped arrays: NumPy and ocean_ext only")
+    import ocean_ext
+
+    device = lib.from_numpy(a[:1]).device
+    if device.kind != "cpu":
+        raise NotApplicable("byte-swapped arrays live on the CPU only")
+    return ocean_ext.asarray(s, device=device)
+
+
+def _swapped_case(name: str, doc: str, stmt: str, func: str | None = None) -> None:
+    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
+        names: dict[str, Any] = {"x": _swapped(lib, inp, "x")}
+        if "y" in stmt:
+            names["y"] = _swapped(lib, inp, "y")
+        if "i" in stmt:
+            names["i"] = lib.from_numpy(inp.idx)
+        if func is not None:
+            names["f"] = getattr(lib.xp, func)
+        return Timed(stmt, **names)
+
+    case(name, doc=doc, libraries=("numpy", "strict", "ocean"))(setup)
+
+
+_swapped_case("bswap_add", "x + y, both byte-swapped float64", "x + y")
+_swapped_case("bswap_exp", "xp.exp(x), x byte-swapped float64", "f(x)", "exp")
+_swapped_case("bswap_sum", "xp.sum(x), x byte-swapped float64", "f(x)", "sum")
+_swapped_case(
+    "bswap_sort",
+    "xp.sort(x, stable=True), x byte-swapped float64 (a native result)",
+    "f(x, stable=True)",
+    "sort",
+)
+_swapped_case(
+    "bswap_index_int",
+    "x[i], x byte-swapped float64, i n int64 indices (a native result)",
+    "x[i]",
+)
+
 
 # --- cases: index objects (ocean_ext, issue 4) ---------------------------------------
+# Each scenario has two rows: "re-index" times 50 uses of x[key]; "bound" times
+# ocean_ext.index[key].bind(x) plus 50 uses of x[idx] for ocean (NumPy has no
+# index objects: its cell re-indexes, the reference of both rows).  The gain of
+# a bound index is the ratio of the two ocean/NumPy columns.
+INDEX_USES = 50
+
+
+def _reindex(x: Any, key: Any) -> None:
+    for _ in range(INDEX_USES):
+        x[key]
+
+
+def _bound_uses(x: Any, key: Any) -> None:
+    import ocean_ext
+
+    idx = ocean_ext.index[key].bind(x)
+    for _ in range(INDEX_USES):
+        x[idx]
+
+
+def _index_case(
+    name: str, doc: str, key: Callable[[Library, int, Inputs], Any]
+) -> None:
+    def setup(bound: bool) -> Setup:
+        def make(lib: Library, n: int, inp: Inputs) -> Timed:
+            if bound and lib.key == "strict":
+                raise NotApplicable("array-api-strict has no index objects")
+            x, k = key(lib, n, inp)
+            f = _bound_uses if bound and lib.key == "ocean" else _reindex
+            return Timed("f(x, k)", f=f, x=x, k=k)
+
+        return make
+
+    libs = ("numpy", "strict", "ocean")
+    case(
+        f"{name}_reindex",
+        doc=f"re-index with key ({INDEX_USES} uses): {doc}",
+        libraries=libs,
+    )(setup(False))
+    case(
+        f"{name}_bound",
+        doc=f"bound index ({INDEX_USES} uses incl. bind): {doc}",
+        libraries=libs,
+    )(setup(True))
+
+
+def _mask_key(lib: Library, n: int, inp: Inputs) -> tuple[Any, Any]:
+    mask = inp._get("mask10", lambda: inp.y < 0.1)
+    return lib.from_numpy(inp.x), lib.from_numpy(mask)
+
+
+def _rows_cols_key(lib: Library, n: int, inp: Inputs) -> tuple[Any, Any]:
+    side = max(2, math.isqrt(n))
+    sub = max(1, side // 10)
+    rows = inp._get("rows", lambda: inp._rng.integers(0, side, sub))
+    cols = inp._get("cols", lambda: inp._rng.integers(0, side, sub))
+    r, c = lib.from_numpy(rows), lib.from_numpy(cols)
+    return lib.from_numpy(inp.square(side)), (r[:, None], c[None, :])
+
+
+def _int32_key(lib: Library, n: int, inp: Inputs) -> tuple[Any, Any]:
+    m = min(n, 1_000_000)
+    idx = inp._get("idx32", lambda: inp._rng.integers(-n, n, m).astype(np.int32))
+    return lib.from_numpy(inp.x), lib.from_numpy(idx)
+
+
+_index_case("idxobj_mask", "x[mask], x of n float64, mask 10% True", _mask_key)
+_index_case(
+    "idxobj_rows_cols",
+    "a[rows[:, None], cols[None, :]], a of isqrt(n)^2 float64, isqrt(n)//10 rows and cols",
+    _rows_cols_key,
+)
+_index_case(
+    "idxobj_int32",
+    "x[idx], min(n, 1e6) int32 indices into n float64, half of them negative",
+    _int32_key,
+)
+
 
 # --- cases: complex32 (ocean_ext, issue 5) -------------------------------------------
+# The same values (float16-representable real and imaginary parts) as
+# ocean_ext.complex32 for ocean and as complex64 for NumPy, the baseline: the
+# targets are at most 0.7x NumPy's time for multiply, add and abs, 1.0x for sum
+# and exp.  array-api-strict has no complex32 (n/a).
+def _c32_operand(lib: Library, inp: Inputs, name: str) -> Any:
+    other = "y" if name == "x" else "x"
+    z = inp._get(
+        f"c64_{name}",
+        lambda: (
+            (getattr(inp, name) + 1j * getattr(inp, other))
+            .astype(np.complex64)
+            .view(np.float32)
+            .astype(np.float16)
+            .astype(np.float32)
+            .view(np.complex64)
+        ),
+    )
+    if lib.key == "numpy":
+        return z
+    if lib.key != "ocean":
+        raise NotApplicable("complex32 is an ocean_ext dtype")
+    import ocean_ext
+
+    device = lib.from_numpy(z[:1]).device
+    return lib.xp.asarray(z, dtype=ocean_ext.complex32, device=device)
+
+
+def _c32_case(name: str, doc: str, stmt: str, func: str | None = None) -> None:
+    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
+        names: dict[str, Any] = {"x": _c32_operand(lib, inp, "x")}
+        if "y" in stmt:
+            names["y"] = _c32_operand(lib, inp, "y")
+        if func is not None:
+            names["f"] = getattr(lib.xp, func)
+        return Timed(stmt, **names)
+
+    case(name, doc=doc, libraries=("numpy", "strict", "ocean"))(setup)
+
+
+_c32_case("c32_multiply", "x * y: complex32 (ocean) vs complex64 (NumPy)", "x * y")
+_c32_case("c32_add", "x + y: complex32 (ocean) vs complex64 (NumPy)", "x + y")
+_c32_case("c32_abs", "xp.abs(x): complex32 -> float16 vs complex64", "f(x)", "abs")
+_c32_case("c32_sum", "xp.sum(x): complex32 vs complex64", "f(x)", "sum")
+_c32_case("c32_exp", "xp.exp(x): complex32 vs complex64", "f(x)", "exp")
 
 # --- cases: sparse COO (ocean_ext.sparse, issue 6) -----------------------------------
+# Their baselines are SciPy's sparse formats and pydata/sparse, not NumPy, and
+# their inputs are fixed (1e5 x 1e5 and 1e3^3 arrays with 1e6 entries), so they
+# run from benchmarks/bench_sparse.py, which reuses this file's timing
+# (run_case, interleaved calibrated samples) and prints its own table with the
+# targets of issue 6:  python3 benchmarks/bench_sparse.py [--quick]
+
 
 # --- timing ----------------------------------------------------------------------
 def _compile(t: Timed, sync: Callable[[], None]) -> Callable[[int], int]:

@@ -39,6 +39,19 @@ INT_BOOL = (xp.bool, *INT_DTYPES)
 
 
 # name -> (NumPy function, allowed dtypes per the standard, result: same/bool/real)
+def _floor_divide_oracle(a, b):
+    """NumPy's floor_divide, with the standard's special cases where exactly one
+    operand is infinite: floor(a / b), i.e. +-inf or +-0 (NumPy gives NaN or -1)."""
+    res = np.asarray(np.floor_divide(a, b))
+    if res.dtype.kind == "f":
+        one_inf = np.isinf(a) ^ np.isinf(b)
+        with np.errstate(all="ignore"):
+            res = np.where(one_inf, np.floor(np.true_divide(a, b)), res).astype(
+                res.dtype
+            )
+    return res
+
+
 def _expm1_oracle(a):
     """NumPy's expm1, with the standard's rule for a real-valued complex input:
     expm1(a + 0j) = expm1(a) + 0j (NumPy gives inf + nanj when exp(a) overflows)."""
@@ -108,7 +121,7 @@ BINARY = {
     "copysign": (np.copysign, REAL_FLOAT_DTYPES, "promote"),
     "divide": (np.divide, NUMERIC_DTYPES, "divide"),
     "equal": (np.equal, ALL_DTYPES, "bool"),
-    "floor_divide": (np.floor_divide, REAL_DTYPES, "promote"),
+    "floor_divide": (_floor_divide_oracle, REAL_DTYPES, "promote"),
     "greater": (np.greater, REAL_DTYPES, "bool"),
     "greater_equal": (np.greater_equal, REAL_DTYPES, "bool"),
     "hypot": (np.hypot, REAL_FLOAT_DTYPES, "promote"),
@@ -610,3 +623,18 @@ def test_clip_errors(other_device):
         xp.clip(np.ones(2), 0, 1)
     with pytest.raises(ValueError, match="clip"):
         xp.clip(x, xp.asarray(0.0, device=other_device))
+
+
+def test_pow_with_a_half_exponent_follows_the_standard():
+    # NumPy takes sqrt() for a one-element exponent of 0.5: NaN for -inf and
+    # -0.0 for -0.0, where the standard wants +inf and +0.
+    x = xp.asarray([-math.inf, -0.0, 0.0, 4.0, -4.0])
+    for exponent in (0.5, xp.asarray(0.5), xp.asarray([0.5])):
+        res = np.asarray(xp.pow(x, exponent))
+        assert res[0] == math.inf
+        assert res[1] == 0.0
+        assert not np.signbit(res[1])
+        assert res[2] == 0.0
+        assert not np.signbit(res[2])
+        assert res[3] == 2.0
+        assert math.isnan(res[4])

@@ -21,6 +21,8 @@ def _modules():
 def test_examples_run(name):
     module = importlib.import_module(name)
     result = doctest.testmod(
-        module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+        module,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        verbose=False,
     )
     assert result.failed == 0, f"{result.failed} failing example(s) in {name}"
