@@ -243,16 +243,19 @@ class Array:
             # out-of-bounds indices or a mask of the wrong shape) suffice.
             kdt = key._dtype
             if kdt is _dt.bool or kdt in _dt._integer:
+                ops = self._device._ops
                 try:
-                    res = self._device._ops["getitem"](data, key._data)
+                    if data.dtype.isnative:
+                        res = ops["getitem"](data, key._data)
+                    else:
+                        # a copy (advanced indexing) of byte-swapped data:
+                        # native, as every result, in one pass where possible
+                        res = ops["getitem_native"](data, key._data)
                 except IndexError as exc:
                     msg = f"__getitem__(): {exc}"
                     raise IndexError(msg) from None
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
-                elif not res.dtype.isnative:
-                    # a copy (advanced indexing): native, as every result
-                    res = self._device._ops["native_result"](res)
                 return _wrap(res, self._dtype, self._device)
         elif tk is _hooks.index_type:  # an ocean_ext.index object
             return key._getitem(self)  # type: ignore[no-any-return]

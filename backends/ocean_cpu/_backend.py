@@ -518,6 +518,20 @@ def _take_flat(flat: ndarray, offsets: ndarray) -> ndarray:
     return _native_result(flat.take(offsets, mode="wrap"))
 
 
+def _getitem_native(x: ndarray, key: ndarray) -> Any:
+    # x[key] for a byte-swapped x and a lone index array, in native byte
+    # order.  A 1-D x with an int32/int64 key takes the compiled gather, which
+    # checks bounds, wraps negative indices and swaps in one pass (no slower
+    # than NumPy's own swapped gather); anything else gathers and then swaps
+    # in place.
+    if _gather_c is not None and key.dtype.kind == "i" and x.ndim == 1:
+        res = _gather_c.take_checked(x, key, True)
+        if res is not NotImplemented:
+            return res
+    res = x[key]
+    return _native_result(res) if res.__class__ is ndarray else res
+
+
 def _compact_offsets(offsets: ndarray, span: int) -> ndarray:
     # int32 offsets halve the index traffic of the compiled gather; every
     # offset is below `span` (the length of the flat view it indexes).
@@ -593,6 +607,7 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "flat_layout": _flat_layout,
             "take_flat": _take_flat,
             "compact_offsets": _compact_offsets,
+            "getitem_native": _getitem_native,
             # creation (first argument: the device index)
             "arange": _arange,
             "empty": _empty,

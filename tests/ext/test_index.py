@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 import ocean_array_api as xp
@@ -179,6 +179,7 @@ def strict_accepts(items):
 def test_getitem_matches_numpy(data):
     x, xn = data.draw(arrays())()
     items = data.draw(keys(xn.shape))
+    note(f"x: shape {xn.shape}, strides {x._data.strides}, dtype {x._data.dtype}")
     expected = outcome(lambda: xn[np_key(items)])
     idx = outcome(lambda: ocean_ext.index[xp_key(items)])
     assume(not isinstance(idx, type))  # the builder takes every drawn key
@@ -717,3 +718,13 @@ def test_backend_without_flat_entries(monkeypatch):
     xn = xn.copy()
     xn[np.asarray(key[0]), 1::2] = -1.0
     same(x, xn)
+
+
+def test_bound_index_on_a_one_element_view_with_a_wide_stride():
+    # x.reshape(1) of such a view keeps its 16-byte stride: the compiled gather
+    # must hand it to NumPy rather than fail (found by hypothesis).
+    base = xp.arange(4.0)
+    x = base[::2][:1]
+    assert x[ocean_ext.index[[0]].bind(x)].shape == (1,)
+    assert float(x[ocean_ext.index[[0]].bind(x)][0]) == 0.0
+    assert x[ocean_ext.index[[]].bind(x)].shape == (0,)

@@ -10,8 +10,9 @@
  *
  * The offsets are NOT bounds-checked: the caller (a bound ocean_ext index)
  * made them from a checked key and the array's own layout.  Used by the CPU
- * backend's "take_flat" entry; NumPy's take is the fallback when this module
- * is not built or an item size is not one of 1, 2, 4, 8, 16 bytes.
+ * backend's "take_flat" entry.  NotImplemented (NumPy's take is then the
+ * fallback) for layouts these loops do not cover: an item size other than 1,
+ * 2, 4, 8, 16 bytes, a source stride that is not the item size.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -117,12 +118,10 @@ static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     }
     if (PyArray_NDIM(src) != 1 || PyArray_STRIDE(src, 0) != itemsize ||
-        !PyArray_IS_C_CONTIGUOUS(off) || PyDataType_HASFIELDS(descr) ||
-        PyDataType_REFCHK(descr)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "take(): src must be 1-D with unit element stride and "
-                        "offsets C-contiguous");
-        return NULL;
+        !PyArray_IS_C_CONTIGUOUS(off) || !PyArray_ISNBO(PyArray_DESCR(off)->byteorder) ||
+        PyDataType_HASFIELDS(descr) || PyDataType_REFCHK(descr)) {
+        /* e.g. a one-element view that kept a wider stride: NumPy's take then */
+        Py_RETURN_NOTIMPLEMENTED;
     }
     gather_fn fn = pick(swap, itemsize, wide, descr->kind == 'c');
     if (fn == NULL) {
@@ -148,9 +147,116 @@ static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
     return out;
 }
 
+
+/* take_checked(src, indices, swap) -> src[indices] for a 1-D ``src`` (unit
+ * element stride) and int32/int64 ``indices`` as given by a user: negative
+ * indices count from the end, and an index outside [-n, n) raises IndexError
+ * (the same message as NumPy's).  One pass, byte swap included. */
+#define CHECKED(NAME, T, IDX, SWAP)                                                 \
+    static npy_intp NAME(const char *src, const void *idx_, char *out, npy_intp n, \
+                         npy_intp len)                                             \
+    {                                                                              \
+        const IDX *idx = (const IDX *)idx_;                                        \
+        const T *s = (const T *)src;                                               \
+        T *o = (T *)out;                                                           \
+        for (npy_intp i = 0; i < n; i++) {                                         \
+            npy_intp k = (npy_intp)idx[i];                                         \
+            if (k < 0) {                                                           \
+                k += len;                                                          \
+            }                                                                      \
+            if ((npy_uintp)k >= (npy_uintp)len) {                                  \
+                return i;                                                          \
+            }                                                                      \
+            T v = s[k];                                                            \
+            o[i] = SWAP(v);                                                        \
+        }                                                                          \
+        return -1;                                                                 \
+    }
+
+CHECKED(k4_i32, uint32_t, int32_t, NOSWAP)
+CHECKED(k4_i64, uint32_t, int64_t, NOSWAP)
+CHECKED(k8_i32, uint64_t, int32_t, NOSWAP)
+CHECKED(k8_i64, uint64_t, int64_t, NOSWAP)
+CHECKED(ks2_i32, uint16_t, int32_t, SWAP16)
+CHECKED(ks2_i64, uint16_t, int64_t, SWAP16)
+CHECKED(ks4_i32, uint32_t, int32_t, SWAP32)
+CHECKED(ks4_i64, uint32_t, int64_t, SWAP32)
+CHECKED(ks8_i32, uint64_t, int32_t, SWAP64)
+CHECKED(ks8_i64, uint64_t, int64_t, SWAP64)
+CHECKED(kc8_i32, uint64_t, int32_t, SWAP32X2)
+CHECKED(kc8_i64, uint64_t, int64_t, SWAP32X2)
+
+typedef npy_intp (*checked_fn)(const char *, const void *, char *, npy_intp, npy_intp);
+
+static checked_fn pick_checked(int swap, int itemsize, int wide, int is_complex)
+{
+    if (swap && is_complex && itemsize == 8) {
+        return wide ? kc8_i64 : kc8_i32;
+    }
+    switch (itemsize) {
+    case 2: return swap ? (wide ? ks2_i64 : ks2_i32) : NULL;
+    case 4: return swap ? (wide ? ks4_i64 : ks4_i32) : (wide ? k4_i64 : k4_i32);
+    case 8: return swap ? (wide ? ks8_i64 : ks8_i32) : (wide ? k8_i64 : k8_i32);
+    default: return NULL; /* NumPy's own indexing then */
+    }
+}
+
+static PyObject *take_checked(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyArrayObject *src, *idx;
+    int swap;
+    if (!PyArg_ParseTuple(args, "O!O!p", &PyArray_Type, &src, &PyArray_Type, &idx,
+                          &swap)) {
+        return NULL;
+    }
+    PyArray_Descr *descr = PyArray_DESCR(src);
+    int itemsize = (int)PyDataType_ELSIZE(descr);
+    int type = PyArray_TYPE(idx);
+    if ((type != NPY_INT32 && type != NPY_INT64) || PyArray_NDIM(src) != 1 ||
+        PyArray_STRIDE(src, 0) != itemsize || !PyArray_IS_C_CONTIGUOUS(idx) ||
+        !PyArray_ISNBO(PyArray_DESCR(idx)->byteorder) || PyDataType_HASFIELDS(descr) ||
+        PyDataType_REFCHK(descr)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    checked_fn fn = pick_checked(swap, itemsize, type == NPY_INT64, descr->kind == 'c');
+    if (fn == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArray_Descr *out_descr =
+        swap ? PyArray_DescrNewByteorder(descr, NPY_NATIVE) : (Py_INCREF(descr), descr);
+    if (out_descr == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(idx),
+                                         PyArray_DIMS(idx), NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    npy_intp n = PyArray_SIZE(idx), len = PyArray_DIM(src, 0), bad;
+    const char *s = PyArray_BYTES(src);
+    const void *ix = PyArray_DATA(idx);
+    char *d = PyArray_BYTES((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    bad = fn(s, ix, d, n, len);
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        long long v = type == NPY_INT64 ? (long long)((const int64_t *)ix)[bad]
+                                        : (long long)((const int32_t *)ix)[bad];
+        Py_DECREF(out);
+        PyErr_Format(PyExc_IndexError,
+                     "index %lld is out of bounds for axis 0 with size %lld", v,
+                     (long long)len);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"take", take, METH_VARARGS,
      "take(src, offsets, swap) -> src[offsets] in native byte order (offsets unchecked)."},
+    {"take_checked", take_checked, METH_VARARGS,
+     "take_checked(src, indices, swap) -> src[indices], negative indices from the end, "
+     "IndexError out of bounds; NotImplemented where NumPy should do it."},
     {NULL, NULL, 0, NULL},
 };
 
