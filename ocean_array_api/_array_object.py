@@ -228,9 +228,15 @@ class Array:
         if tk is slice:
             if data.ndim and key.step != 0:
                 try:
-                    return _wrap(data[key], self._dtype, self._device)
+                    view = data[key]
                 except TypeError:
                     pass
+                else:
+                    out = _object_new(Array)  # _wrap, inlined (views are hot)
+                    out._data = view
+                    out._dtype = self._dtype
+                    out._device = self._device
+                    return out
         elif tk is int and data.ndim:
             n = data.shape[0]
             if -n <= key < n:

@@ -114,8 +114,10 @@ def asarray(
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.asarray.html
     """
     where = "asarray()"
-    dt = _dtype_arg(dtype, where)
-    copy = check_copy(copy, where)
+    # (checks inlined: asarray of a short list is a benchmarked small op)
+    dt = None if dtype is None else check_dtype_arg(dtype, where)
+    if copy is not None and copy is not True and copy is not False:
+        check_copy(copy, where)
     if obj.__class__ is Array:
         dev = obj._device if device is None else parse_device(device, where)
         data = obj._data
@@ -138,7 +140,7 @@ def asarray(
             data = dev._ops["copy"](data)
         return _wrap(data, obj._dtype, dev)
 
-    dev = _device_arg(device, where)
+    dev = default_device() if device is None else parse_device(device, where)
     backend = dev._backend
     t = obj.__class__
     if t is list or t is tuple or t in (bool, int, float, complex):

@@ -441,8 +441,11 @@ def _diff(x: ndarray, axis: int, n: int, prepend: Any, append: Any) -> ndarray:
 def _concat(
     arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype | None
 ) -> ndarray:
-    # dtype is None when every input already has the result's dtype.
-    return np.concatenate(arrays, axis=axis, dtype=dtype)
+    # dtype is None when every input already has the result's dtype (the
+    # keyword call alone costs NumPy ~30 ns, so leave it out then).
+    if dtype is None:
+        return np.concatenate(arrays, axis)
+    return np.concatenate(arrays, axis, dtype=dtype)
 
 
 def _stack(arrays: Sequence[ndarray], axis: int, dtype: np.dtype) -> ndarray:
@@ -708,6 +711,8 @@ class CPUBackend:
         return np.asarray(obj)
 
     def asarray(self, obj: Any, dtype: Any, index: int, copy: bool | None) -> ndarray:
+        if dtype is None and copy is None:
+            return np.asarray(obj)  # ~50 ns less than np.array's keywords
         return np.array(obj, dtype=dtype, copy=copy)
 
     def to_host(self, native: ndarray, *, stream: Any = None) -> ndarray:
