@@ -9,7 +9,10 @@ from __future__ import annotations
 import operator
 from typing import Any, NoReturn, SupportsIndex, cast
 
-from ._dtypes import CATEGORY_NAMES, DType
+from ._dtypes import CATEGORY_NAMES, DType, complex64, float32
+
+# The standard dtype an ocean_ext dtype of each kind is checked as.
+_STAND_IN = {"complex floating": complex64, "real floating": float32}
 
 _SCALARS = (bool, int, float, complex)
 
@@ -22,6 +25,17 @@ def type_error(where: str, argname: str, expected: str, got: object) -> NoReturn
 
 
 def dtype_error(where: str, argname: str, allowed: set[DType], got: DType) -> NoReturn:
+    wider = _STAND_IN.get(got._kind) if not got._standard else None
+    if wider is not None and wider in allowed:
+        # An ocean_ext dtype (float16, complex32) that is meaningful here but
+        # has no kernel: "must be numeric" would mislead; name the way out.
+        # (Where its standard stand-in is refused too, e.g. ordering complex
+        # numbers, the error below is the one complex64 would get.)
+        msg = (
+            f"{where}: `{argname}` has dtype {got} (an ocean_ext dtype), which this "
+            f"function does not support; use astype({argname}, {wider}) first"
+        )
+        raise TypeError(msg)
     kind = CATEGORY_NAMES.get(id(allowed), "a supported")
     hint = ""
     if kind in ("a floating-point", "a real floating-point"):

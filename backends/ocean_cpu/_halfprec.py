@@ -204,6 +204,25 @@ def _view_as_real(z: ndarray, dtype: Any) -> ndarray:
     return z[..., None].view(dtype)  # type: ignore[no-any-return]
 
 
+# --- complex32 functions computed in complex64 ---------------------------------
+def _via_complex64(func: Callable[..., Any], nargs: int) -> Callable[..., ndarray]:
+    """A complex32 entry that widens to complex64, calls ``func`` (the CPU
+    backend's complex64 entry, special cases included) and rounds the result
+    once to complex32.  For the functions without a fused kernel yet (pow,
+    expm1, log1p, round): each operand is copied once at twice its size, as
+    the issue allows for fft; the fused kernels are the faster path."""
+
+    def entry(*args: Any, out: ndarray | None = None) -> ndarray:
+        wide = [_k.c32_to_c64(a) for a in args[:nargs]]  # type: ignore[union-attr]
+        with np.errstate(all="ignore"):
+            res = func(*wide)
+        if out is not None:
+            return _k.c64_to_c32(res, out=out)  # type: ignore[union-attr,no-any-return]
+        return _k.c64_to_c32(res)  # type: ignore[union-attr,no-any-return]
+
+    return entry
+
+
 # --- the table -------------------------------------------------------------------
 def _xor(mask: np.uint32) -> Callable[..., ndarray]:
     def flip(x: ndarray, out: ndarray | None = None) -> ndarray:
@@ -301,6 +320,8 @@ def ext_ops(standard: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., 
                  "acosh", "atanh", "square", "reciprocal", "sign", "abs",
                  "real", "imag", "isnan", "isinf", "isfinite"):  # fmt: skip
         ops[f"{name}.complex32"] = getattr(k, f"c32_{name}")
+    for name, nargs in (("pow", 2), ("expm1", 1), ("log1p", 1), ("round", 1)):
+        ops[f"{name}.complex32"] = _via_complex64(standard[name], nargs)
     return ops
 
 
