@@ -95,45 +95,60 @@ static gather_fn pick(int swap, int itemsize, int wide, int is_complex)
     }
 }
 
-static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
+/* The arguments both entry points take: (src, indices, swap).  Returns 1 and
+ * fills the outputs when the compiled loops cover them, 0 when NumPy should
+ * do the work (an uncovered layout or index type), -1 with an exception set
+ * when parsing fails. */
+static int parse(PyObject *args, PyArrayObject **src, PyArrayObject **idx, int *swap,
+                 int *wide)
 {
-    PyArrayObject *src, *off;
-    int swap;
-    if (!PyArg_ParseTuple(args, "O!O!p", &PyArray_Type, &src, &PyArray_Type, &off,
-                          &swap)) {
-        return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!p", &PyArray_Type, src, &PyArray_Type, idx,
+                          swap)) {
+        return -1;
     }
-    PyArray_Descr *descr = PyArray_DESCR(src);
-    int itemsize = (int)PyDataType_ELSIZE(descr);
-    int offtype = PyArray_TYPE(off);
-    int wide;
-    if (offtype == NPY_INT32) {
-        wide = 0;
-    }
-    else if (offtype == NPY_INT64) {
-        wide = 1;
-    }
-    else {
-        PyErr_SetString(PyExc_TypeError, "take(): offsets must be int32 or int64");
-        return NULL;
-    }
-    if (PyArray_NDIM(src) != 1 || PyArray_STRIDE(src, 0) != itemsize ||
-        !PyArray_IS_C_CONTIGUOUS(off) || !PyArray_ISNBO(PyArray_DESCR(off)->byteorder) ||
+    PyArray_Descr *descr = PyArray_DESCR(*src);
+    int type = PyArray_TYPE(*idx);
+    *wide = type == NPY_INT64;
+    if ((type != NPY_INT32 && type != NPY_INT64) || PyArray_NDIM(*src) != 1 ||
+        PyArray_STRIDE(*src, 0) != (npy_intp)PyDataType_ELSIZE(descr) ||
+        !PyArray_IS_C_CONTIGUOUS(*idx) || !PyArray_ISNBO(PyArray_DESCR(*idx)->byteorder) ||
         PyDataType_HASFIELDS(descr) || PyDataType_REFCHK(descr)) {
-        /* e.g. a one-element view that kept a wider stride: NumPy's take then */
-        Py_RETURN_NOTIMPLEMENTED;
+        /* e.g. a one-element view that kept a wider stride */
+        return 0;
     }
-    gather_fn fn = pick(swap, itemsize, wide, descr->kind == 'c');
-    if (fn == NULL) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
+    return 1;
+}
+
+/* A new array of idx's shape with src's dtype, in native byte order. */
+static PyObject *new_output(PyArrayObject *src, PyArrayObject *idx, int swap)
+{
+    PyArray_Descr *descr = PyArray_DESCR(src);
     PyArray_Descr *out_descr =
         swap ? PyArray_DescrNewByteorder(descr, NPY_NATIVE) : (Py_INCREF(descr), descr);
     if (out_descr == NULL) {
         return NULL;
     }
-    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(off),
-                                         PyArray_DIMS(off), NULL, NULL, 0, NULL);
+    return PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(idx),
+                                PyArray_DIMS(idx), NULL, NULL, 0, NULL);
+}
+
+static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyArrayObject *src, *off;
+    int swap, wide;
+    int ok = parse(args, &src, &off, &swap, &wide);
+    if (ok <= 0) {
+        if (ok < 0) {
+            return NULL;
+        }
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArray_Descr *descr = PyArray_DESCR(src);
+    gather_fn fn = pick(swap, (int)PyDataType_ELSIZE(descr), wide, descr->kind == 'c');
+    if (fn == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *out = new_output(src, off, swap);
     if (out == NULL) {
         return NULL;
     }
@@ -204,31 +219,22 @@ static checked_fn pick_checked(int swap, int itemsize, int wide, int is_complex)
 static PyObject *take_checked(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyArrayObject *src, *idx;
-    int swap;
-    if (!PyArg_ParseTuple(args, "O!O!p", &PyArray_Type, &src, &PyArray_Type, &idx,
-                          &swap)) {
-        return NULL;
-    }
-    PyArray_Descr *descr = PyArray_DESCR(src);
-    int itemsize = (int)PyDataType_ELSIZE(descr);
-    int type = PyArray_TYPE(idx);
-    if ((type != NPY_INT32 && type != NPY_INT64) || PyArray_NDIM(src) != 1 ||
-        PyArray_STRIDE(src, 0) != itemsize || !PyArray_IS_C_CONTIGUOUS(idx) ||
-        !PyArray_ISNBO(PyArray_DESCR(idx)->byteorder) || PyDataType_HASFIELDS(descr) ||
-        PyDataType_REFCHK(descr)) {
+    int swap, wide;
+    int ok = parse(args, &src, &idx, &swap, &wide);
+    if (ok <= 0) {
+        if (ok < 0) {
+            return NULL;
+        }
         Py_RETURN_NOTIMPLEMENTED;
     }
-    checked_fn fn = pick_checked(swap, itemsize, type == NPY_INT64, descr->kind == 'c');
+    PyArray_Descr *descr = PyArray_DESCR(src);
+    int type = PyArray_TYPE(idx);
+    checked_fn fn =
+        pick_checked(swap, (int)PyDataType_ELSIZE(descr), wide, descr->kind == 'c');
     if (fn == NULL) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyArray_Descr *out_descr =
-        swap ? PyArray_DescrNewByteorder(descr, NPY_NATIVE) : (Py_INCREF(descr), descr);
-    if (out_descr == NULL) {
-        return NULL;
-    }
-    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(idx),
-                                         PyArray_DIMS(idx), NULL, NULL, 0, NULL);
+    PyObject *out = new_output(src, idx, swap);
     if (out == NULL) {
         return NULL;
     }
