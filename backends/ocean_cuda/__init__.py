@@ -1,34 +1,46 @@
-"""ocean_cuda: the CUDA backend of ocean_array_api, over CuPy.
+"""ocean_cuda: the CUDA backend of ocean_array_api, over CuPy (issue 3).
 
-Not built yet (issue 3): until then it reports no devices, so CUDA devices are
-absent from ``__array_namespace_info__().devices()`` and ``Device("cuda", 0)``
-raises ValueError.  CuPy is never imported by ``import ocean_array_api``.
+Exposes ``backend``, an object satisfying ``ocean_array_api._backend.Backend``
+for device kind ``"cuda"`` (devices ``cuda:0`` .. ``cuda:N-1``).
+
+Design
+------
+- ``_ops.build_ops(xp)`` builds the function table from an *array module*
+  parameter: ``cupy`` in production, a NumPy stand-in in the CPU tests.  Entry
+  names and calling conventions are the CPU table's (``ocean_cpu._backend``);
+  the CPU backend's corrections of NumPy are ported where CuPy follows NumPy
+  (descending stable sort, sorted ``unique`` with distinct NaNs, floor_divide /
+  expm1 / tanh / pow special cases, clip's dtype, quiet NaN for empty
+  mean/var/std, zero-size max/min, linalg tolerances, fft precisions), written
+  with ``where``/``copyto`` so that no correction synchronises with the host.
+  Deliberately absent entries are listed in ``_ops.ABSENT`` with the reason.
+- Devices: CuPy runs kernels on its *current* device.  With more than one GPU
+  every entry makes the device of its first array operand current during the
+  call (creation entries: the device index, their first argument).
+- ``setitem`` copies a value that may share memory with its target first
+  (``cupy.may_share_memory``): CuPy does not order the reads and writes of
+  ``x[1:] = x[:-1]``.
+- ``supports_byteswap = False``: CUDA arrays are always native; the front end
+  swaps byte-swapped host data on the way in.
+- Streams: ``to_device(..., stream=)`` and ``__dlpack__(stream=)`` accept a
+  CuPy stream or a DLPack integer (1 legacy default, 2 per-thread default,
+  else a ``cudaStream_t`` pointer); ``from_host``/``to_host``/``transfer`` make
+  it current for the copy.
+- CuPy is imported lazily (``device_indices()``, ``ops``, ``native_type``);
+  without CuPy or without a GPU the backend reports no devices, quietly, and
+  ``import ocean_array_api`` never imports CuPy.
+
+Status
+------
+NOT RUN ON HARDWARE.  Everything in the table has been exercised on the CPU
+only, with NumPy standing in for CuPy (``tests/backends/test_cuda_backend.py``):
+entry names, conventions and corrections.  Untested until a GPU run: the real
+CuPy calls (signature differences between CuPy and NumPy, e.g. ``unique``'s
+``equal_nan``, ``concatenate``'s ``dtype``, ``linalg.solve`` broadcasting,
+``from_dlpack``'s ``copy``), the device switching with several GPUs, stream
+handling, DLPack exchange and the complex32 kernels of ``_halfprec_kernels``.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-
-class _PendingCUDABackend:
-    kind = "cuda"
-    native_type: type = type(None)
-    supports_byteswap = False
-    supports_complex32 = False
-    max_dimensions = 64
-
-    def __init__(self) -> None:
-        # Per instance, as in the CPU backend: ocean_array_api replaces it with
-        # an OpTable on first use.
-        self.ops: dict[str, Any] = {}
-
-    def device_indices(self) -> tuple[int, ...]:
-        return ()
-
-    def __repr__(self) -> str:
-        return "<ocean_cuda backend (not built yet: no devices)>"
-
-
-backend = _PendingCUDABackend()
+from ._backend import backend
 
 __all__ = ["backend"]

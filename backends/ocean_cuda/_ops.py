@@ -1,0 +1,835 @@
+"""The CUDA backend's function table, built from an array module ``xp``.
+
+:func:`build_ops` takes the array module as a parameter: ``cupy`` in
+production, a NumPy stand-in in the CPU tests (``tests/backends``).  It uses
+only the part of the NumPy API that CuPy also has, and it ports the CPU
+backend's corrections of NumPy (``ocean_cpu._backend``, each marked ``Note``)
+where CuPy follows NumPy: descending stable sort, sorted ``unique`` with
+distinct NaNs, the floor_divide / expm1 / tanh / pow special cases, clip's
+result dtype, quiet NaN for empty means and variances, zero-size max/min, and
+the linalg/fft conventions.  Corrections avoid device-to-host synchronisation
+(no ``if mask.any():``): they are applied with ``where``/``copyto``.
+
+Entry names and calling conventions are exactly the CPU table's (see
+``docs/dev/backends.md``); creation entries take the device index first.
+
+Devices: CuPy runs a kernel on its *current* device.  With more than one GPU
+(``multi_device=True``) every entry is wrapped so that the device of its first
+array operand (or, for creation entries, the device index) is current during
+the call.  With one GPU the wrapper is left out: the current device can only
+be device 0.
+
+Byte order: CUDA arrays are always native (``supports_byteswap = False``; the
+front end swaps on the way in), so none of the CPU backend's byte-order
+handling is needed here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["ABSENT", "build_ops"]
+
+# Entries of the CPU table that this table leaves out on purpose, with the
+# reason (the front end then raises NotImplementedError naming the operation).
+ABSENT: dict[str, str] = {
+    "linalg.eig": "CuPy has no general (non-symmetric) eigensolver before v14",
+    "linalg.eigvals": "CuPy has no general (non-symmetric) eigensolver before v14",
+}
+
+_inf = float("inf")
+
+
+def _on_device(
+    func: Callable[..., Any], ndarray: type, device_of: Callable[[Any], Any] | None
+) -> Callable[..., Any]:
+    """``func`` run with the device of its first array operand current."""
+    if device_of is not None:
+        return _on_device_of(func, ndarray, device_of)
+
+    @functools.wraps(func)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        first: Any = None
+        for a in args:
+            if isinstance(a, ndarray):
+                first = a
+                break
+            if (a.__class__ is list or a.__class__ is tuple) and a:
+                if isinstance(a[0], ndarray):
+                    first = a[0]
+                    break
+        if first is None:
+            return func(*args, **kwargs)
+        with first.device:  # a cupy.cuda.Device is a context manager
+            return func(*args, **kwargs)
+
+    return entry
+
+
+def _on_device_of(
+    func: Callable[..., Any], ndarray: type, device_of: Callable[[Any], Any]
+) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        for a in args:
+            if isinstance(a, ndarray):
+                break
+            if (a.__class__ is list or a.__class__ is tuple) and a:
+                a = a[0]
+                if isinstance(a, ndarray):
+                    break
+        else:
+            return func(*args, **kwargs)
+        with device_of(a):
+            return func(*args, **kwargs)
+
+    return entry
+
+
+def _at_index(
+    func: Callable[..., Any], device: Callable[[int], Any]
+) -> Callable[..., Any]:
+    """A creation entry ``func(index, ...)`` run with device ``index`` current."""
+
+    @functools.wraps(func)
+    def entry(index: int, *args: Any, **kwargs: Any) -> Any:
+        with device(index):
+            return func(index, *args, **kwargs)
+
+    return entry
+
+
+# Entries whose first argument is the device index.
+CREATION = frozenset(
+    {"arange", "empty", "zeros", "ones", "full", "eye", "linspace",
+     "fft.fftfreq", "fft.rfftfreq"}
+)  # fmt: skip
+
+
+def build_ops(
+    xp: Any,
+    *,
+    multi_device: bool = True,
+    sort_kind: str | None = None,
+    device_of: Callable[[Any], Any] | None = None,
+) -> dict[str, Callable[..., Any]]:
+    """The backend table over array module ``xp`` (``cupy``).
+
+    ``multi_device``: wrap entries so the operands' device is current.
+    ``sort_kind``: the ``kind`` passed to sorts for stable sorting (CuPy's
+    sorts are always stable and take None; NumPy needs ``"stable"``).
+    """
+    ops = _raw_ops(xp, sort_kind)
+    if multi_device:
+        nd = xp.ndarray
+        dev = xp.cuda.Device
+        for name, func in ops.items():
+            ops[name] = (
+                _at_index(func, dev)
+                if name in CREATION
+                else _on_device(func, nd, device_of)
+            )
+    return ops
+
+
+def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
+    ndarray = xp.ndarray
+    errstate = getattr(xp, "errstate", None)
+
+    def quiet() -> Any:
+        # CuPy never warns for floating-point errors; NumPy (the test stand-in) does.
+        return (
+            errstate(all="ignore") if errstate is not None else contextlib.nullcontext()
+        )
+
+    def put(out: Any, res: Any) -> Any:
+        if out is None:
+            return res
+        out[...] = res
+        return out
+
+    # --- corrections (ported from ocean_cpu._backend) ---------------------------
+    def clip(x: Any, lo: Any, hi: Any) -> Any:
+        # Note: the result keeps x's dtype; NaN propagates from any operand.
+        out = x
+        if lo is not None:
+            out = xp.maximum(out, lo)
+        if hi is not None:
+            out = xp.minimum(out, hi)
+        if out is x:
+            return x.copy()
+        return out.astype(x.dtype, copy=False)
+
+    def floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
+        # Note: inf // finite and finite // inf must be floor(x1 / x2).
+        with quiet():
+            res = xp.asarray(xp.floor_divide(x1, x2))
+            if res.dtype.kind == "f":
+                one_inf = xp.isinf(x1) ^ xp.isinf(x2)
+                exact = xp.floor(xp.true_divide(x1, x2))
+                res = xp.where(one_inf, exact, res).astype(res.dtype, copy=False)
+        return put(out, res)
+
+    def expm1(x: Any, out: Any = None) -> Any:
+        if x.dtype.kind != "c":
+            return xp.expm1(x, out=out) if out is not None else xp.expm1(x)
+        # Note: complex expm1 written out for accuracy near 0 and the standard's
+        # special cases (see ocean_cpu).
+        a, b = x.real, x.imag
+        with quiet():
+            em1 = xp.expm1(a)
+            re = em1 * xp.cos(b) - 2.0 * xp.sin(b / 2) ** 2
+            im = xp.exp(a) * xp.sin(b)
+        b_zero = b == 0
+        re = xp.where(b_zero, em1 + 0.0, re)
+        im = xp.where(b_zero, b, im)
+        b_nonfinite = ~xp.isfinite(b)
+        neg_inf = xp.isneginf(a) & b_nonfinite
+        pos_inf = xp.isposinf(a) & b_nonfinite
+        re = xp.where(neg_inf, -1.0, xp.where(pos_inf, _inf, re))
+        im = xp.where(neg_inf, 0.0, xp.where(pos_inf, float("nan"), im))
+        res = xp.empty(x.shape, dtype=x.dtype) if out is None else out
+        res.real[...] = re
+        res.imag[...] = im
+        return res
+
+    def tanh(x: Any, out: Any = None) -> Any:
+        with quiet():
+            res = xp.tanh(x, out=out) if out is not None else xp.asarray(xp.tanh(x))
+        if res.dtype.kind == "c":
+            # Note: sign(a) + copysign(0, b)j for infinite a and finite b.
+            a, b = x.real, x.imag
+            fix = xp.isinf(a) & xp.isfinite(b)
+            exact = xp.empty(res.shape, dtype=res.dtype)
+            exact.real[...] = xp.sign(a)
+            exact.imag[...] = xp.copysign(0.0, b)
+            xp.copyto(res, exact, where=fix)
+        return res
+
+    def pow_(x1: Any, x2: Any, out: Any = None) -> Any:
+        # Note: x ** 0.5 must be +inf for x = -inf and +0 for x = -0 (NumPy's
+        # sqrt shortcut gives NaN and -0).  For an array exponent the fix is a
+        # mask (no host synchronisation to test whether it equals 0.5).
+        if x2.__class__ is float and x2 != 0.5:
+            return xp.power(x1, x2) if out is None else xp.power(x1, x2, out=out)
+        with quiet():
+            res = xp.asarray(xp.power(x1, x2))
+        if res.dtype.kind != "f":
+            return put(out, res)
+        base = xp.asarray(x1)
+        half = True if x2.__class__ is float else xp.asarray(x2) == 0.5
+        xp.copyto(res, _inf, where=xp.isneginf(base) & half)
+        xp.copyto(res, 0.0, where=(base == 0) & half)
+        return put(out, res)
+
+    def reversed_(x: Any, axis: int) -> Any:
+        key = [slice(None)] * x.ndim
+        key[axis] = slice(None, None, -1)
+        return x[tuple(key)]
+
+    skw = {} if sort_kind is None else {"kind": sort_kind}
+
+    def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
+        if not descending:
+            return xp.sort(x, axis=axis, **skw)
+        # Note: a stable descending sort: sort the reversed input, reverse back.
+        return reversed_(xp.sort(reversed_(x, axis), axis=axis, **skw), axis)
+
+    def argsort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
+        if not descending:
+            return xp.argsort(x, axis=axis, **skw)
+        n = x.shape[axis]
+        rev = xp.argsort(reversed_(x, axis), axis=axis, **skw)
+        return reversed_(n - 1 - rev, axis)
+
+    def unique(x: Any, index: bool, inverse: bool, counts: bool) -> Any:
+        # Note: sorted, NaNs distinct (equal_nan=False; CuPy's default is True).
+        return xp.unique(
+            x.reshape(-1),
+            return_index=index,
+            return_inverse=inverse,
+            return_counts=counts,
+            equal_nan=False,
+        )
+
+    def unique_all(x: Any) -> Any:
+        values, idx, inv, cnt = unique(x, True, True, True)
+        return values, idx, inv.reshape(x.shape), cnt
+
+    def unique_inverse(x: Any) -> Any:
+        values, inv = unique(x, False, True, False)
+        return values, inv.reshape(x.shape)
+
+    def reduced(
+        shape: tuple[int, ...], axis: Any, keepdims: bool
+    ) -> tuple[tuple[int, ...], int]:
+        nd = len(shape)
+        if axis is None:
+            axes: tuple[int, ...] = tuple(range(nd))
+        else:
+            axes = tuple(a % nd for a in ((axis,) if axis.__class__ is int else axis))
+        out: list[int] = []
+        count = 1
+        for i, d in enumerate(shape):
+            if i in axes:
+                count *= d
+                if keepdims:
+                    out.append(1)
+            else:
+                out.append(d)
+        return tuple(out), count
+
+    def nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
+        fill = (
+            complex(float("nan"), float("nan")) if dtype.kind == "c" else float("nan")
+        )
+        return xp.full(shape, fill, dtype=dtype)
+
+    def mean(x: Any, axis: Any, keepdims: bool) -> Any:
+        # Note: NaN, quietly, for a mean over zero elements.
+        if x.size == 0:
+            shape, count = reduced(x.shape, axis, keepdims)
+            if count == 0:
+                return nan_fill(shape, x.dtype)
+        return xp.mean(x, axis=axis, keepdims=keepdims)
+
+    def spread(func: Callable[..., Any]) -> Callable[..., Any]:
+        def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
+            # Note: NaN where count - correction <= 0.
+            shape, count = reduced(x.shape, axis, keepdims)
+            if count - correction <= 0:
+                return nan_fill(shape, x.dtype)
+            return func(x, axis=axis, ddof=correction, keepdims=keepdims)
+
+        return entry
+
+    def extremum(func: Callable[..., Any]) -> Callable[..., Any]:
+        def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+            if x.size == 0:
+                # Note: a zero-size reduction whose result is empty (the front
+                # end has ruled out the others); NumPy and CuPy raise.
+                return xp.empty(reduced(x.shape, axis, keepdims)[0], dtype=x.dtype)
+            return func(x, axis=axis, keepdims=keepdims)
+
+        return entry
+
+    def cumulative(func: Callable[..., Any], identity: int) -> Callable[..., Any]:
+        def entry(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
+            res = func(x, axis=axis, dtype=dtype)
+            if not include_initial:
+                return res
+            shape = list(res.shape)
+            shape[axis] = 1
+            first = xp.full(tuple(shape), identity, dtype=res.dtype)
+            return xp.concatenate([first, res], axis=axis)
+
+        return entry
+
+    def count_nonzero(x: Any, axis: Any, keepdims: bool) -> Any:
+        return xp.sum(x != 0, axis=axis, keepdims=keepdims, dtype=xp.intp)
+
+    def diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
+        if prepend is not None or append is not None:
+            x = xp.concatenate(
+                [p for p in (prepend, x, append) if p is not None], axis=axis
+            )
+        if n == 0:
+            return x
+        lo = [slice(None)] * x.ndim
+        hi = lo[:]
+        lo[axis] = slice(None, -1)
+        hi[axis] = slice(1, None)
+        klo, khi = tuple(lo), tuple(hi)
+        for _ in range(n):
+            x = xp.subtract(x[khi], x[klo])
+        return x
+
+    def concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
+        if dtype is None:
+            return xp.concatenate(arrays, axis)
+        return xp.concatenate(arrays, axis, dtype=dtype)
+
+    def stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
+        key = (slice(None),) * axis + (None,)
+        return xp.concatenate([a[key] for a in arrays], axis=axis, dtype=dtype)
+
+    def moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> Any:
+        order = [n for n in range(x.ndim) if n not in source]
+        for dst, src in sorted(zip(destination, source, strict=True)):
+            order.insert(dst, src)
+        return x.transpose(order)
+
+    def reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
+        if copy:
+            return x.reshape(shape).copy()
+        res = x.reshape(shape)
+        if copy is False and res.size and not xp.may_share_memory(res, x):
+            msg = "Unable to avoid creating a copy while reshaping."
+            raise ValueError(msg)
+        return res
+
+    def expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
+        shape = list(x.shape)
+        for a in axes:
+            shape.insert(a, 1)
+        return x.reshape(shape)
+
+    def repeat(x: Any, repeats: Any, axis: int | None) -> Any:
+        if repeats.__class__ is not int:
+            # Note: cupy.repeat takes an int or a list, not an array (a host sync).
+            repeats = [int(r) for r in xp.asnumpy(repeats).reshape(-1)]
+            if len(repeats) == 1:
+                repeats = repeats[0]
+        return xp.repeat(x, repeats, axis)
+
+    def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
+        rev = slice(None, None, -1)
+        if axis is None:
+            return x[(rev,) * x.ndim] if x.ndim else x[...]
+        key = [slice(None)] * x.ndim
+        for a in axis:
+            key[a] = rev
+        return x[tuple(key)]
+
+    def unstack(x: Any, axis: int) -> tuple[Any, ...]:
+        if axis:
+            order = list(range(x.ndim))
+            order.insert(0, order.pop(axis))
+            x = x.transpose(order)
+        return tuple([x[i, ...] for i in range(x.shape[0])])
+
+    def setitem(x: Any, key: Any, value: Any) -> None:
+        # Overlap-safe: CuPy does not order the reads and writes of x[key] = v,
+        # so a value that may share memory with x (x[1:] = x[:-1]) is copied
+        # first.  (Fancy-indexed values, x[[2, 1]], are already copies.)
+        if isinstance(value, ndarray) and (value is x or xp.may_share_memory(value, x)):
+            value = value.copy()
+        x[key] = value
+
+    def flat_layout(x: Any) -> Any:
+        size = x.size
+        if not size:
+            return None
+        if x.flags.c_contiguous:
+            return x.reshape(size), 0, c_strides(x.shape)
+        item = x.itemsize
+        dims = list(zip(x.shape, x.strides, strict=True))
+        if any(s % item for n, s in dims if n > 1):
+            return None
+        dims = [(n, s // item if n > 1 else 0) for n, s in dims]
+        lo = sum([(n - 1) * s for n, s in dims if s < 0])
+        hi = sum([(n - 1) * s for n, s in dims if s > 0])
+        corner = x[tuple([slice(n - 1, n) if s < 0 else slice(0, 1) for n, s in dims])]
+        flat = xp.lib.stride_tricks.as_strided(corner, (hi - lo + 1,), (item,))
+        return flat, -lo, tuple([s for _, s in dims])
+
+    def take_flat(flat: Any, offsets: Any) -> Any:
+        return flat.take(offsets)  # offsets are in bounds (the front end made them)
+
+    def compact_offsets(offsets: Any, span: int) -> Any:
+        # int32 offsets halve the index traffic of the gather.
+        return offsets.astype(xp.int32) if span <= 2**31 - 1 else offsets
+
+    def take(x: Any, indices: Any, axis: int) -> Any:
+        return x.take(indices, axis)
+
+    def vecdot(x1: Any, x2: Any, axis: int) -> Any:
+        native = getattr(xp, "vecdot", None)
+        if native is not None:
+            return native(x1, x2, axis=axis)
+        return xp.sum(xp.conj(x1) * x2, axis=axis)
+
+    def astype(x: Any, dtype: Any, copy: bool) -> Any:
+        return x.astype(dtype, copy=copy)
+
+    ufuncs: dict[str, Callable[..., Any]] = {
+        "abs": xp.absolute, "acos": xp.arccos, "acosh": xp.arccosh, "asin": xp.arcsin,
+        "asinh": xp.arcsinh, "atan": xp.arctan, "atanh": xp.arctanh,
+        "bitwise_invert": xp.invert, "ceil": xp.ceil, "conj": xp.conjugate,
+        "cos": xp.cos, "cosh": xp.cosh, "exp": xp.exp, "expm1": expm1,
+        "floor": xp.floor, "imag": xp.imag, "isfinite": xp.isfinite, "isinf": xp.isinf,
+        "isnan": xp.isnan, "log": xp.log, "log1p": xp.log1p, "log2": xp.log2,
+        "log10": xp.log10, "logical_not": xp.logical_not, "negative": xp.negative,
+        "positive": xp.positive, "real": xp.real, "reciprocal": xp.reciprocal,
+        "round": xp.round, "sign": xp.sign, "signbit": xp.signbit, "sin": xp.sin,
+        "sinh": xp.sinh, "square": xp.square, "sqrt": xp.sqrt, "tan": xp.tan,
+        "tanh": tanh, "trunc": xp.trunc,
+        "add": xp.add, "atan2": xp.arctan2, "bitwise_and": xp.bitwise_and,
+        "bitwise_left_shift": xp.left_shift, "bitwise_or": xp.bitwise_or,
+        "bitwise_right_shift": xp.right_shift, "bitwise_xor": xp.bitwise_xor,
+        "copysign": xp.copysign, "divide": xp.true_divide, "equal": xp.equal,
+        "floor_divide": floor_divide, "greater": xp.greater,
+        "greater_equal": xp.greater_equal, "hypot": xp.hypot, "less": xp.less,
+        "less_equal": xp.less_equal, "logaddexp": xp.logaddexp,
+        "logical_and": xp.logical_and, "logical_or": xp.logical_or,
+        "logical_xor": xp.logical_xor, "maximum": xp.maximum, "minimum": xp.minimum,
+        "multiply": xp.multiply, "nextafter": xp.nextafter, "not_equal": xp.not_equal,
+        "pow": pow_, "remainder": xp.remainder, "subtract": xp.subtract,
+        "matmul": xp.matmul,
+    }  # fmt: skip
+
+    ops: dict[str, Callable[..., Any]] = dict(ufuncs)
+    ops.update(
+        {
+            "clip": clip,
+            "where": xp.where,
+            "astype": astype,
+            "copy": lambda x: x.copy(),
+            "getitem": operator.getitem,
+            "native_result": lambda a: a,  # CUDA results are always native
+            "setitem": setitem,
+            "take": take,
+            "take_along_axis": lambda x, indices, axis: xp.take_along_axis(
+                x, indices, axis
+            ),
+            "flat_layout": flat_layout,
+            "take_flat": take_flat,
+            "compact_offsets": compact_offsets,
+            "getitem_native": operator.getitem,  # never byte-swapped here
+            # creation (first argument: the device index)
+            "arange": lambda index, start, stop, step, dtype: xp.arange(
+                start, stop, step, dtype=dtype
+            ),
+            "empty": lambda index, shape, dtype: xp.empty(shape, dtype=dtype),
+            "zeros": lambda index, shape, dtype: xp.zeros(shape, dtype=dtype),
+            "ones": lambda index, shape, dtype: xp.ones(shape, dtype=dtype),
+            "full": lambda index, shape, fill, dtype: xp.full(shape, fill, dtype=dtype),
+            "eye": lambda index, n, m, k, dtype: xp.eye(n, m, k=k, dtype=dtype),
+            "linspace": lambda index, start, stop, num, dtype, endpoint: xp.linspace(
+                start, stop, num, dtype=dtype, endpoint=endpoint
+            ),
+            "tril": lambda x, k: xp.tril(x, k=k),
+            "triu": lambda x, k: xp.triu(x, k=k),
+            "meshgrid": lambda arrays, indexing: tuple(
+                xp.meshgrid(*arrays, indexing=indexing)
+            ),
+            # manipulation
+            "broadcast_to": xp.broadcast_to,
+            "concat": concat,
+            "stack": stack,
+            "expand_dims": expand_dims,
+            "flip": flip,
+            "moveaxis": moveaxis,
+            "permute_dims": lambda x, axes: x.transpose(axes),
+            "repeat": repeat,
+            "reshape": reshape,
+            "roll": lambda x, shift, axis: xp.roll(x, shift, axis=axis),
+            "squeeze": lambda x, axis: x.squeeze(axis),
+            "tile": lambda x, reps: xp.tile(x, reps),
+            "unstack": unstack,
+            # searching
+            "argmax": lambda x, axis, keepdims: xp.argmax(
+                x, axis=axis, keepdims=keepdims
+            ),
+            "argmin": lambda x, axis, keepdims: xp.argmin(
+                x, axis=axis, keepdims=keepdims
+            ),
+            "count_nonzero": count_nonzero,
+            "nonzero": lambda x: x.nonzero(),
+            "searchsorted": lambda x1, x2, side, sorter: xp.searchsorted(
+                x1, x2, side=side, sorter=sorter
+            ),
+            # set
+            "isin": lambda x1, x2, invert: xp.isin(x1, x2, invert=invert),
+            "unique_all": unique_all,
+            "unique_counts": lambda x: unique(x, False, False, True),
+            "unique_inverse": unique_inverse,
+            "unique_values": lambda x: unique(x, False, False, False),
+            # sorting
+            "sort": sort,
+            "argsort": argsort,
+            # statistical and utility
+            "sum": lambda x, axis, dtype, keepdims: xp.sum(
+                x, axis=axis, dtype=dtype, keepdims=keepdims
+            ),
+            "prod": lambda x, axis, dtype, keepdims: xp.prod(
+                x, axis=axis, dtype=dtype, keepdims=keepdims
+            ),
+            "max": extremum(xp.max),
+            "min": extremum(xp.min),
+            "mean": mean,
+            "std": spread(xp.std),
+            "var": spread(xp.var),
+            "all": lambda x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
+            "any": lambda x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
+            "cumulative_sum": cumulative(xp.cumsum, 0),
+            "cumulative_prod": cumulative(xp.cumprod, 1),
+            "diff": diff,
+            # linear algebra
+            "tensordot": lambda x1, x2, axes: xp.tensordot(x1, x2, axes=axes),
+            "vecdot": vecdot,
+            "matrix_transpose": lambda x: x.swapaxes(-1, -2),
+        }
+    )
+    ops.update(_linalg_ops(xp, reduced))
+    ops.update(_fft_ops(xp))
+    ops.update(_float16_ops(xp, ufuncs))
+    return ops
+
+
+# --- linalg ------------------------------------------------------------------------
+def _linalg_ops(xp: Any, reduced: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    la = xp.linalg
+    complex_of = {"f": xp.dtype(xp.complex64), "d": xp.dtype(xp.complex128),
+                  "F": xp.dtype(xp.complex64), "D": xp.dtype(xp.complex128)}  # fmt: skip
+
+    def amax(a: Any, axis: Any, keepdims: bool, identity: float) -> Any:
+        # max/min with the identity of an empty reduction (CuPy has no `initial`)
+        if a.size == 0:
+            return xp.full(reduced(a.shape, axis, keepdims)[0], identity, dtype=a.dtype)
+        f = xp.max if identity == 0 else xp.min
+        return f(a, axis=axis, keepdims=keepdims)
+
+    def svdvals(x: Any) -> Any:
+        return la.svd(x, compute_uv=False)
+
+    def cholesky(x: Any, upper: bool) -> Any:
+        low = la.cholesky(x)
+        return xp.conj(low.swapaxes(-1, -2)) if upper else low
+
+    def matrix_rank(x: Any, rtol: Any) -> Any:
+        s = svdvals(x)
+        if rtol is None:
+            rtol = max(x.shape[-2:]) * xp.finfo(s.dtype).eps
+        elif isinstance(rtol, xp.ndarray):
+            rtol = rtol[..., None]
+        tol = amax(s, -1, True, 0) * rtol
+        return xp.asarray(xp.sum(s > tol, axis=-1)).astype(xp.int64, copy=False)
+
+    def pinv(x: Any, rtol: Any) -> Any:
+        # Note: written out over the SVD: the standard's default tolerance
+        # (max(M, N) * eps) and an array rtol, which cupy.linalg.pinv lacks.
+        m, n = x.shape[-2:]
+        if x.size == 0:
+            return xp.zeros((*x.shape[:-2], n, m), dtype=x.dtype)
+        u, s, vh = la.svd(x, full_matrices=False)
+        if rtol is None:
+            rtol = max(m, n) * xp.finfo(s.dtype).eps
+        elif isinstance(rtol, xp.ndarray):
+            rtol = rtol[..., None]
+        cutoff = amax(s, -1, True, 0) * rtol
+        big = s > cutoff
+        s_inv = xp.where(big, 1 / xp.where(big, s, 1), 0).astype(s.dtype, copy=False)
+        vt = xp.conj(vh.swapaxes(-1, -2))
+        ut = xp.conj(u.swapaxes(-1, -2))
+        return xp.matmul(vt * s_inv[..., None, :], ut)
+
+    def matrix_power(x: Any, n: int) -> Any:
+        if n == 0:
+            return xp.broadcast_to(xp.eye(x.shape[-1], dtype=x.dtype), x.shape).copy()
+        if n == 1:
+            return x.copy()
+        return la.matrix_power(x, n)
+
+    def vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
+        complex_input = x.dtype.kind == "c"
+        if ord == 2:
+            sq = (
+                xp.square(x.real) + xp.square(x.imag) if complex_input else xp.square(x)
+            )
+            return xp.sqrt(xp.sum(sq, axis=axis, keepdims=keepdims))
+        a = xp.abs(x)
+        if ord == 1:
+            return xp.sum(a, axis=axis, keepdims=keepdims)
+        if ord == _inf:
+            return amax(a, axis, keepdims, 0)
+        if ord == -_inf:
+            return amax(a, axis, keepdims, _inf)
+        if ord == 0:
+            return xp.sum(a != 0, axis=axis, keepdims=keepdims, dtype=a.dtype)
+        if ord > 0:
+            m = amax(a, axis, True, 0)
+            scale = xp.where((m == 0) | ~xp.isfinite(m), 1, m).astype(
+                a.dtype, copy=False
+            )
+            s = xp.sum((a / scale) ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+            if not keepdims:
+                scale = (
+                    xp.squeeze(scale, axis=axis)
+                    if axis is not None
+                    else scale.reshape(())
+                )
+            return scale * s
+        errstate = getattr(xp, "errstate", None)
+        ctx = errstate(divide="ignore") if errstate else contextlib.nullcontext()
+        with ctx:
+            return xp.sum(a**ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+
+    def matrix_norm(x: Any, keepdims: bool, ord: Any) -> Any:
+        if ord == "fro":
+            sq = (
+                xp.square(x.real) + xp.square(x.imag)
+                if x.dtype.kind == "c"
+                else xp.square(x)
+            )
+            res = xp.sqrt(xp.sum(sq, axis=(-2, -1)))
+        elif ord == "nuc":
+            res = xp.sum(svdvals(x), axis=-1)
+        elif ord == 2:
+            res = amax(svdvals(x), -1, False, 0)
+        elif ord == -2:
+            res = amax(svdvals(x), -1, False, _inf)
+        else:
+            sums = xp.sum(xp.abs(x), axis=-2 if ord in (1, -1) else -1)
+            res = amax(sums, -1, False, 0 if ord > 0 else _inf)
+        if keepdims:
+            res = xp.expand_dims(xp.expand_dims(res, -1), -1)
+        return res
+
+    ops: dict[str, Callable[..., Any]] = {
+        "linalg.cholesky": cholesky,
+        "linalg.cross": lambda x1, x2, axis: xp.cross(x1, x2, axis=axis),
+        "linalg.det": la.det,
+        "linalg.diagonal": lambda x, offset: xp.diagonal(x, offset, -2, -1).copy(),
+        "linalg.eigh": lambda x: tuple(la.eigh(x)),
+        "linalg.eigvalsh": la.eigvalsh,
+        "linalg.inv": la.inv,
+        "linalg.matrix_norm": matrix_norm,
+        "linalg.matrix_power": matrix_power,
+        "linalg.matrix_rank": matrix_rank,
+        "linalg.outer": xp.outer,
+        "linalg.pinv": pinv,
+        "linalg.qr": lambda x, mode: tuple(la.qr(x, mode=mode)),
+        "linalg.slogdet": lambda x: tuple(la.slogdet(x)),
+        "linalg.solve": la.solve,
+        "linalg.svd": lambda x, full_matrices: tuple(
+            la.svd(x, full_matrices=full_matrices)
+        ),
+        "linalg.svdvals": svdvals,
+        "linalg.trace": lambda x, offset, dtype: xp.trace(
+            x, offset, -2, -1, dtype=dtype
+        ),
+        "linalg.vector_norm": vector_norm,
+    }
+    if hasattr(la, "eig"):  # CuPy >= 14
+        ops["linalg.eig"] = lambda x: tuple(
+            r.astype(complex_of[x.dtype.char], copy=False) for r in la.eig(x)
+        )
+        ops["linalg.eigvals"] = lambda x: la.eigvals(x).astype(
+            complex_of[x.dtype.char], copy=False
+        )
+    return ops
+
+
+# --- fft ---------------------------------------------------------------------------
+def _fft_ops(xp: Any) -> dict[str, Callable[..., Any]]:
+    fft = xp.fft
+    c64, c128 = xp.dtype(xp.complex64), xp.dtype(xp.complex128)
+    f32, f64 = xp.dtype(xp.float32), xp.dtype(xp.float64)
+    complex_of = {"f": c64, "d": c128, "F": c64, "D": c128}
+    real_of = {"f": f32, "d": f64, "F": f32, "D": f64}
+
+    def keep(res: Any, want: Any) -> Any:
+        return res if res.dtype == want else res.astype(want)
+
+    def one_dim(func: Callable[..., Any], table: dict[str, Any]) -> Callable[..., Any]:
+        def op(x: Any, n: int, axis: int, norm: str) -> Any:
+            return keep(func(x, n=n, axis=axis, norm=norm), table[x.dtype.char])
+
+        return op
+
+    def n_dim(func: Callable[..., Any], table: dict[str, Any]) -> Callable[..., Any]:
+        def op(x: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> Any:
+            want = table[x.dtype.char]
+            if not axes:
+                return x.astype(want, copy=True)
+            return keep(func(x, s=s, axes=axes, norm=norm), want)
+
+        return op
+
+    return {
+        "fft.fft": one_dim(fft.fft, complex_of),
+        "fft.ifft": one_dim(fft.ifft, complex_of),
+        "fft.rfft": one_dim(fft.rfft, complex_of),
+        "fft.irfft": one_dim(fft.irfft, real_of),
+        "fft.hfft": one_dim(fft.hfft, real_of),
+        "fft.ihfft": one_dim(fft.ihfft, complex_of),
+        "fft.fftn": n_dim(fft.fftn, complex_of),
+        "fft.ifftn": n_dim(fft.ifftn, complex_of),
+        "fft.rfftn": n_dim(fft.rfftn, complex_of),
+        "fft.irfftn": n_dim(fft.irfftn, real_of),
+        "fft.fftfreq": lambda index, n, d, dtype: fft.fftfreq(n, d).astype(
+            dtype, copy=False
+        ),
+        "fft.rfftfreq": lambda index, n, d, dtype: fft.rfftfreq(n, d).astype(
+            dtype, copy=False
+        ),
+        "fft.fftshift": lambda x, axes: fft.fftshift(x, axes=axes),
+        "fft.ifftshift": lambda x, axes: fft.ifftshift(x, axes=axes),
+    }
+
+
+# --- float16 (ocean_ext) -------------------------------------------------------------
+def _float16_ops(
+    xp: Any, ufuncs: dict[str, Callable[..., Any]]
+) -> dict[str, Callable[..., Any]]:
+    """The ``"<operation>.float16"`` entries: CuPy's float16 ufuncs already
+    compute in float registers, so the standard entries serve; matmul and the
+    reductions accumulate in float32 (sum/prod/mean in float64, as on the CPU).
+    complex32 entries come from ``_halfprec_kernels.cuda_ops`` (CuPy only)."""
+    f16, f32 = xp.dtype(xp.float16), xp.dtype(xp.float32)
+    ops = {f"{name}.float16": f for name, f in ufuncs.items() if name != "matmul"}
+
+    def wide_reduce(func: Callable[..., Any]) -> Callable[..., Any]:
+        def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+            return xp.asarray(func(x, axis=axis, keepdims=keepdims, dtype=xp.float64))
+
+        return entry
+
+    def mean16(x: Any, axis: Any, keepdims: bool) -> Any:
+        res = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.float64)
+        if axis is None:
+            count = x.size
+        elif axis.__class__ is int:
+            count = x.shape[axis]
+        else:
+            count = math.prod([x.shape[i] for i in axis])
+        errstate = getattr(xp, "errstate", None)
+        with errstate(all="ignore") if errstate else contextlib.nullcontext():
+            return res / count
+
+    def view_as_complex(x: Any, dtype: Any) -> Any:
+        if x.size == 0:
+            return xp.empty(x.shape[:-1], dtype=dtype)
+        if x.strides[-1] != x.itemsize or any(
+            s % (2 * x.itemsize)
+            for s, n in zip(x.strides[:-1], x.shape[:-1], strict=True)
+            if n > 1
+        ):
+            msg = "the last axis (real, imaginary) must be contiguous in memory"
+            raise ValueError(msg)
+        return x.view(dtype)[..., 0]
+
+    ops.update(
+        {
+            "astype.to.float16": lambda x: xp.asarray(x).astype(f16),
+            "astype.from.float16": lambda x, dtype: x.astype(dtype),
+            "view_as_complex": view_as_complex,
+            "view_as_real": lambda z, dtype: z[..., None].view(dtype),
+            "matmul.float16": lambda a, b: xp.matmul(
+                a.astype(f32), b.astype(f32)
+            ).astype(f16),
+            "sum.float16": wide_reduce(xp.sum),
+            "prod.float16": wide_reduce(xp.prod),
+            "mean.float16": mean16,
+            "vecdot.float16": lambda a, b, axis: xp.sum(
+                a.astype(f32) * b.astype(f32), axis=axis
+            ).astype(f16),
+        }
+    )
+    return ops
+
+
+@functools.lru_cache(maxsize=256)
+def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    step = 1
+    for n in reversed(shape):
+        out.append(step if n > 1 else 0)
+        step *= n
+    return tuple(reversed(out))
