@@ -59,10 +59,13 @@ def _on_device(
             if isinstance(a, ndarray):
                 first = a
                 break
-            if (a.__class__ is list or a.__class__ is tuple) and a:
-                if isinstance(a[0], ndarray):
-                    first = a[0]
-                    break
+            if (
+                (a.__class__ is list or a.__class__ is tuple)
+                and a
+                and isinstance(a[0], ndarray)
+            ):
+                first = a[0]
+                break
         if first is None:
             return func(*args, **kwargs)
         with first.device:  # a cupy.cuda.Device is a context manager

@@ -740,6 +740,7 @@ def test_conformance_plugin_runs_the_session_in_the_mode(tmp_path):
 
 
 def test_conformance_plugin_under_xdist(tmp_path):
+    # pytest-xdist is in the `test` extra; skip only where it was not installed.
     pytest.importorskip("xdist")
     proc = _run_pytest(tmp_path, _TARGET, "-W", "ignore::RuntimeWarning", "-n", "2")
     assert proc.returncode == 0, proc.stdout + proc.stderr
