@@ -268,7 +268,11 @@ class Array:
         from ._indexing import native_key
 
         nkey = native_key(self, key, "__getitem__()")
-        res = self._device._ops["getitem"](data, nkey)
+        try:
+            res = self._device._ops["getitem"](data, nkey)
+        except IndexError as exc:  # out-of-bounds index arrays
+            msg = f"__getitem__(): {exc}"
+            raise IndexError(msg) from None
         if res.__class__ is not self._device._native:
             res = self._device._backend.to_native(res)
         elif not res.dtype.isnative and _advanced(nkey, self._device._native):  # type: ignore[attr-defined]

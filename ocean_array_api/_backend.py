@@ -60,6 +60,18 @@ class Backend(Protocol):
         Capability flags (non-native byte order; a native complex-half type).
     max_dimensions : int or None
         The largest number of dimensions an array may have.
+
+    Optional methods (looked up with ``getattr``; a backend may leave them out):
+
+    ``array_module()``
+        The NumPy-compatible module of its native arrays (``numpy``, ``cupy``),
+        or None.  ``ocean_ext.sparse`` runs its index kernels with it, so a
+        backend that has one gets sparse arrays too.
+    ``activate(index)``
+        A context manager that makes device ``index`` the one the array module
+        computes on (CuPy's current device), for code such as the sparse
+        kernels that calls the array module directly.  Without it, nothing is
+        switched.
     """
 
     kind: str

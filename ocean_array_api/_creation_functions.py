@@ -156,6 +156,9 @@ def asarray(
         except OverflowError:
             raise
         except (ValueError, TypeError) as exc:
+            nested = _nested_arrays(obj)
+            if nested:  # a sequence of our arrays on a non-CPU device
+                return _asarray_of_nested(obj, nested, dt, device, where)
             msg = f"{where}: cannot convert `obj` to an array: {exc}"
             raise (TypeError if isinstance(exc, TypeError) else ValueError)(
                 msg
@@ -210,6 +213,54 @@ def asarray(
     if needs_convert:
         host = host.astype(target._native)
     return _wrap(backend.from_host(np.asarray(host), dev._index), target, dev)
+
+
+def _nested_arrays(obj: Any) -> list[Array]:
+    """The Arrays inside a nested list/tuple (empty for plain Python data)."""
+    found: list[Array] = []
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if o.__class__ is Array:
+            found.append(o)
+        elif o.__class__ is list or o.__class__ is tuple:
+            stack.extend(o)
+    return found
+
+
+def _asarray_of_nested(
+    obj: Any, nested: list[Array], dt: DType | None, device: Any, where: str
+) -> Array:
+    """``asarray`` of a nested sequence holding Arrays (e.g. 0-d results).
+
+    Without ``device=`` the result goes where the Arrays are (they must agree:
+    mixing devices is an error); the values are gathered on the host and moved
+    once.  NumPy and CuPy accept such sequences; the CPU path gets here only
+    through ``Array.__array__``, which refuses non-CPU arrays.
+    """
+    devices = {a._device for a in nested}
+    if device is None:
+        if len(devices) > 1:
+            names = ", ".join(sorted(str(d) for d in devices))
+            msg = f"{where}: the arrays in `obj` are on different devices ({names})"
+            raise ValueError(msg)
+        dev = next(iter(devices))
+    else:
+        dev = parse_device(device, where)
+
+    def to_host(o: Any) -> Any:
+        if o.__class__ is Array:
+            return o._device._backend.to_host(o._data)
+        if o.__class__ is list or o.__class__ is tuple:
+            return [to_host(e) for e in o]
+        return o
+
+    try:
+        host = np.asarray(to_host(obj), dtype=None if dt is None else dt._native)
+    except (ValueError, TypeError) as exc:
+        msg = f"{where}: cannot convert `obj` to an array: {exc}"
+        raise (TypeError if isinstance(exc, TypeError) else ValueError)(msg) from None
+    return asarray(host, dtype=dt, device=dev)
 
 
 def _check_int_range(obj: Any, dt: DType, where: str) -> None:
@@ -610,13 +661,15 @@ def dlpack_export(
             if kind is None:
                 msg = f"{where}: cannot export to DLPack device type {dl_type}"
                 raise BufferError(msg)
-            if copy is False:
+            if copy is False:  # the standard: BufferError when a copy is needed
                 msg = f"{where}: exporting to device {dl_device} needs a copy but copy=False"
-                raise ValueError(msg)
+                raise BufferError(msg)
             dst = parse_device(kind if kind == "cpu" else f"{kind}:{int(dl_id)}", where)
             data = _transfer(data, x._device, dst, stream)
             backend = dst._backend
             copy = None
+            if kind == "cpu":
+                stream = None  # the copy ran on `stream`; host memory has none
     if not data.dtype.isnative:
         if copy is False:
             msg = f"{where}: a byte-swapped array can only be exported as a native copy"

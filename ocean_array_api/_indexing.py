@@ -146,6 +146,9 @@ def setitem(x: Array, key: Any, value: Any) -> None:
     v = native_value(x, value, where)
     try:
         x._device._ops["setitem"](x._data, nkey, v)
+    except IndexError as exc:  # out-of-bounds index arrays
+        msg = f"{where}: {exc}"
+        raise IndexError(msg) from None
     except ValueError as exc:
         if is_readonly_failure(exc):
             raise readonly_error(where) from None

@@ -160,7 +160,7 @@ def _overlap(data: Any, lo: int, hi: int, region: _Region, root: Any) -> bool:
         return False
     if region.dense and _is_dense(data):
         return True
-    if not isinstance(data, np.ndarray) or data.size == 0:
+    if type(data) is not np.ndarray or data.size == 0:
         return True  # no exact test here: extents decide
     mem = np.asarray(_LayoutView(root, region.layout))
     try:
@@ -295,7 +295,7 @@ def set_readonly(x: Any, flag: bool = True) -> None:
 
 
 def _make_readonly(data: Any) -> None:
-    if isinstance(data, np.ndarray):
+    if type(data) is np.ndarray:
         data.flags.writeable = False
     layout = _layout(data)
     if 0 in layout[1]:
@@ -432,24 +432,25 @@ def shares_memory(a: Array | np.ndarray, b: Array | np.ndarray) -> bool:
     """
     where = "shares_memory()"
     datas = []
-    kinds = []
+    places = []  # the memory space: all CPU devices share the host's
     for name, v in (("a", a), ("b", b)):
         if v.__class__ is Array:
             datas.append(v._data)
-            kinds.append(v._device._kind)
+            dev = v._device
+            places.append("cpu" if dev._kind == "cpu" else (dev._kind, dev._index))
         elif isinstance(v, np.ndarray):
             datas.append(v)
-            kinds.append("cpu")
+            places.append("cpu")
         else:
             msg = (
                 f"{where}: `{name}` must be an array of ocean_array_api or a NumPy "
                 f"array, got {type(v).__name__}"
             )
             raise TypeError(msg)
-    if kinds[0] != kinds[1]:
+    if places[0] != places[1]:
         return False
     da, db = datas
-    if isinstance(da, np.ndarray) and isinstance(db, np.ndarray):
+    if type(da) is np.ndarray and type(db) is np.ndarray:
         return bool(np.shares_memory(da, db))
     if 0 in da.shape or 0 in db.shape:
         return False

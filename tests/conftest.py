@@ -4,7 +4,13 @@
   logical CPUs, and CUDA devices when a GPU and CuPy are present).
 - ``other_device``: a device different from the first CPU (``cpu:1``), for
   device-mixing errors without a GPU.
-- ``@pytest.mark.cuda``: skipped, with the reason, when there is no CUDA device.
+- CUDA: without a real GPU the tests run the CUDA backend on two *simulated*
+  devices (``tests/simcupy.py``: NumPy's arithmetic under CuPy's rules), so its
+  table and the front end's device-generic paths are tested everywhere; test ids
+  then read ``cuda:0-sim``.  ``OCEAN_TEST_SIMULATE_CUDA=0`` turns that off,
+  ``=1`` forces it; the default, ``auto``, simulates only when no GPU is present.
+- ``@pytest.mark.cuda``: needs a CUDA device, real or simulated (skipped with
+  the reason otherwise); ``@pytest.mark.gpu``: needs real hardware and CuPy.
 - Hypothesis profiles: "default" (50 examples, no deadline), "ci"
   (deterministic, no example database; the default when ``CI`` is set) and
   "thorough" (1000 examples), chosen with ``HYPOTHESIS_PROFILE``.
@@ -15,12 +21,29 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import ocean_array_api as xp
-from ocean_array_api import _devices
+from ocean_array_api import _backend, _devices
+
+
+def _real_cuda_devices() -> int:
+    """How many real CUDA devices the installed backend sees (0 without CuPy)."""
+    backend = _backend.get_backend("cuda")
+    return len(backend.device_indices()) if backend is not None else 0
+
+
+REAL_GPUS = _real_cuda_devices()
+_sim = os.environ.get("OCEAN_TEST_SIMULATE_CUDA", "auto").lower()
+if _sim not in {"auto", "0", "1"}:
+    msg = f"OCEAN_TEST_SIMULATE_CUDA must be auto, 0 or 1, got {_sim!r}"
+    raise ValueError(msg)
+SIMULATED_CUDA = _sim == "1" or (_sim == "auto" and not REAL_GPUS)
+if SIMULATED_CUDA:
+    from . import sim_cuda  # noqa: F401 - registers two simulated GPUs
 
 settings.register_profile(
     "default",
@@ -52,8 +75,8 @@ CUDA_DEVICES = tuple(d for d in ALL_DEVICES if d.kind == "cuda")
 CPU0 = xp.__array_namespace_info__().default_device()
 
 
-def _device_id(d: object) -> str:
-    return str(d)
+def _device_id(d: Any) -> str:
+    return f"{d}-sim" if SIMULATED_CUDA and d.kind == "cuda" else str(d)
 
 
 @pytest.fixture(scope="session", params=ALL_DEVICES, ids=_device_id)
@@ -81,14 +104,20 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    if CUDA_DEVICES:
-        return
-    skip = pytest.mark.skip(
-        reason="no CUDA device: needs an NVIDIA GPU, CuPy and a built ocean_cuda backend"
+    no_cuda = pytest.mark.skip(
+        reason="no CUDA device: needs an NVIDIA GPU, CuPy and a built ocean_cuda "
+        "backend (or the simulated one, OCEAN_TEST_SIMULATE_CUDA=1)"
+    )
+    no_gpu = pytest.mark.skip(
+        reason="needs a real NVIDIA GPU and CuPy"
+        + (" (the CUDA devices here are simulated)" if SIMULATED_CUDA else "")
     )
     for item in items:
-        if "cuda" in item.keywords:
-            item.add_marker(skip)
+        # (markers, not keywords: a parameter id such as "gpu" is a keyword too)
+        if item.get_closest_marker("gpu") and (SIMULATED_CUDA or not REAL_GPUS):
+            item.add_marker(no_gpu)
+        elif item.get_closest_marker("cuda") and not CUDA_DEVICES:
+            item.add_marker(no_cuda)
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ validates standard input: the front end has done that.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 from collections.abc import Callable, Sequence
@@ -706,6 +707,12 @@ class CPUBackend:
 
     def device_indices(self) -> tuple[int, ...]:
         return (0,)
+
+    def array_module(self) -> Any:
+        return np
+
+    def activate(self, index: int) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
     def to_native(self, obj: Any) -> ndarray:
         return np.asarray(obj)

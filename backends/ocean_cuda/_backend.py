@@ -117,6 +117,14 @@ class CUDABackend:
                 self.ext_kernels_unavailable = ""
         return ops
 
+    def array_module(self) -> Any:
+        """The array module (cupy), or None without one."""
+        return self.xp()
+
+    def activate(self, index: int) -> Any:
+        """A context making CUDA device ``index`` current (``cupy.cuda.Device``)."""
+        return self._device(index)
+
     # --- helpers --------------------------------------------------------------
     def _device_id(self, native: Any) -> int:
         dev = self._device_of(native) if self._device_of is not None else native.device

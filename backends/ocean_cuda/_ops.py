@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -406,13 +405,65 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
             x = x.transpose(order)
         return tuple([x[i, ...] for i in range(x.shape[0])])
 
+    # Bounds: CuPy *wraps* out-of-range integer-array indices (x[[5]] of a
+    # 3-element x reads x[2]) where NumPy raises IndexError.  The front end
+    # relies on the backend's IndexError, so integer index arrays are checked
+    # here: one fused comparison and reduction, and one device-to-host sync.
+    def check_bounds(idx: Any, n: int, axis: int) -> None:
+        if not idx.size:
+            return
+        bad = idx >= n if idx.dtype.kind == "u" else (idx < -n) | (idx >= n)
+        if bool(bad.any()):
+            value = int(idx[bad].ravel()[0])
+            msg = f"index {value} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+
+    def check_key(x: Any, key: Any) -> None:
+        if isinstance(key, ndarray):
+            if key.dtype.kind in "iu":
+                check_bounds(key, x.shape[0] if x.ndim else 0, 0)
+            return
+        if key.__class__ is not tuple:
+            return
+        if not any(isinstance(k, ndarray) and k.dtype.kind in "iu" for k in key):
+            return
+        used = sum(
+            0
+            if k is None or k is Ellipsis
+            else (k.ndim if isinstance(k, ndarray) and k.dtype.kind == "b" else 1)
+            for k in key
+        )
+        axis = 0
+        for k in key:
+            if k is None:
+                continue
+            if k is Ellipsis:
+                axis += x.ndim - used
+            elif isinstance(k, ndarray):
+                if k.dtype.kind == "b":
+                    axis += k.ndim
+                else:
+                    check_bounds(k, x.shape[axis], axis)
+                    axis += 1
+            else:
+                axis += 1
+
+    def getitem(x: Any, key: Any) -> Any:
+        check_key(x, key)
+        return x[key]
+
     def setitem(x: Any, key: Any, value: Any) -> None:
+        check_key(x, key)
         # Overlap-safe: CuPy does not order the reads and writes of x[key] = v,
         # so a value that may share memory with x (x[1:] = x[:-1]) is copied
         # first.  (Fancy-indexed values, x[[2, 1]], are already copies.)
         if isinstance(value, ndarray) and (value is x or xp.may_share_memory(value, x)):
             value = value.copy()
         x[key] = value
+
+    def take_along_axis(x: Any, indices: Any, axis: int) -> Any:
+        check_bounds(indices, x.shape[axis], axis)
+        return xp.take_along_axis(x, indices, axis)
 
     def flat_layout(x: Any) -> Any:
         size = x.size
@@ -439,6 +490,7 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
         return offsets.astype(xp.int32) if span <= 2**31 - 1 else offsets
 
     def take(x: Any, indices: Any, axis: int) -> Any:
+        check_bounds(indices, x.shape[axis], axis)
         return x.take(indices, axis)
 
     def vecdot(x1: Any, x2: Any, axis: int) -> Any:
@@ -483,17 +535,15 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
             "where": xp.where,
             "astype": astype,
             "copy": lambda x: x.copy(),
-            "getitem": operator.getitem,
+            "getitem": getitem,
             "native_result": lambda a: a,  # CUDA results are always native
             "setitem": setitem,
             "take": take,
-            "take_along_axis": lambda x, indices, axis: xp.take_along_axis(
-                x, indices, axis
-            ),
+            "take_along_axis": take_along_axis,
             "flat_layout": flat_layout,
             "take_flat": take_flat,
             "compact_offsets": compact_offsets,
-            "getitem_native": operator.getitem,  # never byte-swapped here
+            "getitem_native": getitem,  # never byte-swapped here
             # creation (first argument: the device index)
             "arange": lambda index, start, stop, step, dtype: xp.arange(
                 start, stop, step, dtype=dtype

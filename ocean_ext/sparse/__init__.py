@@ -157,4 +157,11 @@ __all__ = [
     "permute_dims", "reshape", "squeeze", "stack", "unstack",
 ]  # fmt: skip
 
-del _operators
+from . import _device
+
+# Every public entry runs with its operands' device current (CuPy computes on
+# its current device); see _device.py.
+_device.install_functions(globals(), __all__, COO)
+_device.install_class(COO)
+
+del _operators, _device

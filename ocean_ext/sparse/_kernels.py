@@ -208,8 +208,7 @@ class CupyKernels(Kernels):
     # dtypes of cupyx.scatter_add / scatter_max / scatter_min
     _SCATTER = frozenset(["float32", "float64", "int32", "uint32", "uint64"])
 
-    def __init__(self) -> None:
-        import cupy
+    def __init__(self, cupy: Any) -> None:
         import cupyx
 
         super().__init__(cupy)
@@ -234,7 +233,12 @@ _cache: dict[str, Kernels] = {}
 
 
 def kernels_for(device: Any) -> Kernels:
-    """The kernels for ``device``'s kind (cached); NotImplementedError if none."""
+    """The kernels for ``device``'s kind (cached); NotImplementedError if none.
+
+    The CPU gets :class:`NumpyKernels`, real CuPy :class:`CupyKernels`, and any
+    other backend whose ``array_module()`` gives a NumPy-compatible module the
+    portable :class:`Kernels` over it.
+    """
     kind = device._kind
     k = _cache.get(kind)
     if k is not None:
@@ -243,12 +247,17 @@ def kernels_for(device: Any) -> Kernels:
         if kind not in _cache:
             if kind == "cpu":
                 _cache[kind] = NumpyKernels()
-            elif kind == "cuda":
-                _cache[kind] = CupyKernels()
             else:
-                msg = (
-                    f"ocean_ext.sparse: no sparse kernels for device kind {kind!r} "
-                    f"(supported: 'cpu', 'cuda')"
-                )
-                raise NotImplementedError(msg)
+                get_module = getattr(device._backend, "array_module", None)
+                nx = get_module() if get_module is not None else None
+                if nx is None:
+                    msg = (
+                        f"ocean_ext.sparse: no sparse kernels for device kind "
+                        f"{kind!r}: its backend has no array_module()"
+                    )
+                    raise NotImplementedError(msg)
+                if getattr(nx, "__name__", "") == "cupy":
+                    _cache[kind] = CupyKernels(nx)
+                else:
+                    _cache[kind] = Kernels(nx)
         return _cache[kind]

@@ -28,8 +28,8 @@ def dense(s: Any) -> np.ndarray:
 
 
 def check_canonical(s: sparse.COO) -> None:
-    c = np.asarray(s.coords)
-    d = np.asarray(s.data)
+    c = np.asarray(s.coords.to_device("cpu"))
+    d = np.asarray(s.data.to_device("cpu"))
     assert c.shape == (s.ndim, s.nnz)
     assert d.shape == (s.nnz,)
     assert c.dtype == np.int64

@@ -1,0 +1,491 @@
+"""A simulated CuPy: NumPy's arithmetic behind CuPy's rules, for GPU-less testing.
+
+The CUDA backend (``backends/ocean_cuda``) is written against CuPy.  On a machine
+without a GPU this module stands in for ``cupy`` so that the *whole* test suite,
+and the official array-api-tests with the default device set to ``cuda:0``, can
+drive the CUDA backend's table and the front end's device-generic paths.  It
+enforces the CuPy rules that a CPU-only code path would most easily break:
+
+- Device arrays are ``SimArray`` (``xp.ndarray``), which know their device
+  (``x.device``, a context manager as in CuPy).  Plain NumPy arrays are *host*
+  data: mixing them into an operator, a ufunc, a ``simcupy`` function or an
+  assignment raises ``TypeError`` as CuPy does ("Unsupported type").  Only
+  ``array``/``asarray``/``asnumpy`` cross between host and device.
+- There is a *current device* (``simcupy.cuda.Device(i)`` as a context manager,
+  thread-local).  New arrays are made on it, and a computation on an array that
+  lives on another device raises ``ValueError`` (CuPy without peer access), so
+  an entry that forgets to switch devices fails here.
+- Reductions and integer indexing give 0-d device arrays, never NumPy scalars.
+- ``x.copy()`` copies to the current device; ``simcupy.array(x)`` of an array
+  on another device copies across.
+- ``sort``/``argsort`` are always stable and take no other ``kind``.
+- An assignment whose source overlaps its target is done element by element,
+  unbuffered, as a GPU kernel may do it (``x[1:] = x[:-1]`` smears ``x[0]``).
+- Out-of-range integer-array indices wrap around (``x[[5]]`` of 3 elements is
+  ``x[[2]]``; ``take`` too), as CuPy documents, where NumPy raises IndexError.
+
+It does not simulate CuPy's numerical deviations from NumPy (those need the real
+library and a GPU) nor streams beyond recording them.  Use it with
+``OCEAN_TEST_SIMULATE_CUDA=1`` (``tests/conftest.py``) or, for other test
+runners, ``-p tests.sim_cuda`` (:mod:`tests.sim_cuda`).
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any
+
+import numpy as np
+
+DEVICE_COUNT = 2
+
+_state = threading.local()
+
+
+def _current() -> int:
+    stack = getattr(_state, "devices", None)
+    return stack[-1] if stack else 0
+
+
+def _stack() -> list[int]:
+    stack = getattr(_state, "devices", None)
+    if stack is None:
+        stack = _state.devices = []
+    return stack
+
+
+class Device:
+    """``cupy.cuda.Device``: a device id that makes itself current in a ``with``."""
+
+    def __init__(self, id: int | None = None) -> None:
+        if id is None:
+            id = _current()
+        if not 0 <= int(id) < DEVICE_COUNT:
+            msg = f"simcupy: invalid device ordinal {id}"
+            raise ValueError(msg)
+        self.id = int(id)
+
+    def __enter__(self) -> Device:
+        _stack().append(self.id)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _stack().pop()
+
+    def use(self) -> None:
+        stack = _stack()
+        if stack:
+            stack[-1] = self.id
+        else:
+            stack.append(self.id)
+
+    def synchronize(self) -> None:
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("simcupy.Device", self.id))
+
+    def __repr__(self) -> str:
+        return f"<CUDA Device {self.id}>"
+
+
+class Stream:
+    """``cupy.cuda.Stream``: records use; work is synchronous here."""
+
+    used: list[Any] = []  # noqa: RUF012 - a record for the tests
+
+    def __init__(self, non_blocking: bool = False, ptr: int = 0) -> None:
+        self.ptr = ptr
+
+    def __enter__(self) -> Stream:
+        Stream.used.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def synchronize(self) -> None:
+        return None
+
+
+class ExternalStream(Stream):
+    def __init__(self, ptr: int, device_id: int = -1) -> None:
+        super().__init__(ptr=ptr)
+
+
+Stream.null = Stream(ptr=0)  # type: ignore[attr-defined]
+Stream.ptds = Stream(ptr=2)  # type: ignore[attr-defined]
+
+
+class _Runtime:
+    @staticmethod
+    def getDeviceCount() -> int:
+        return DEVICE_COUNT
+
+
+cuda = types.SimpleNamespace(
+    Device=Device,
+    Stream=Stream,
+    ExternalStream=ExternalStream,
+    runtime=_Runtime,
+    get_current_stream=lambda: Stream.null,
+)
+
+
+def _unsupported(obj: Any) -> TypeError:
+    return TypeError(f"simcupy: Unsupported type {type(obj)} (host data on a device)")
+
+
+class SimArray(np.ndarray):
+    """``cupy.ndarray``: an ndarray that lives on a simulated CUDA device."""
+
+    _dev: int = 0
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._dev = getattr(obj, "_dev", None)
+        if self._dev is None:
+            self._dev = _current()
+
+    @property
+    def device(self) -> Device:  # type: ignore[override]
+        return Device(self._dev)
+
+    # host conversions that CuPy refuses
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        msg = "simcupy: implicit conversion to a NumPy array is not allowed; use asnumpy()"
+        raise TypeError(msg)
+
+    def get(self, stream: Any = None) -> np.ndarray:
+        return np.array(self.view(np.ndarray), copy=True)
+
+    def tolist(self) -> Any:
+        return self.view(np.ndarray).tolist()
+
+    def __iter__(self) -> Any:
+        if self.ndim == 0:
+            msg = "iteration over a 0-d array"
+            raise TypeError(msg)
+        return (self[i] for i in range(self.shape[0]))
+
+    def copy(self, order: str = "C") -> SimArray:  # type: ignore[override]
+        out = np.array(self.view(np.ndarray), copy=True, order=order)
+        return _to_device(out)
+
+    def __getitem__(self, key: Any) -> Any:
+        key = _wrap_indices(self.shape, _unwrap_key(key, self._dev))
+        res = np.ndarray.__getitem__(self.view(np.ndarray), key)
+        return _result(res, self._dev, view_of=self)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if type(value) is np.ndarray:
+            raise _unsupported(value)
+        key = _wrap_indices(self.shape, _unwrap_key(key, self._dev))
+        if isinstance(value, SimArray):
+            _check_device(value)
+            value = value.view(np.ndarray)
+            base = self.view(np.ndarray)
+            if np.may_share_memory(base, value):
+                _racy_write(base, key, value)
+                return
+        np.ndarray.__setitem__(self.view(np.ndarray), key, value)
+
+    def take(self, indices: Any, axis: Any = None, out: Any = None) -> SimArray:  # type: ignore[override]
+        return _SimCupy.take(self, indices, axis)
+
+    def __array_ufunc__(
+        self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any
+    ) -> Any:
+        args = [_unwrap(a) for a in inputs]
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = tuple(_unwrap(o) for o in out)
+        res = getattr(ufunc, method)(*args, **kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        return _wrap(res)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        return _call(func, args, kwargs)
+
+    # DLPack: a CUDA device array (kDLCUDA = 2).  The capsule itself describes
+    # host memory, which only this module's from_dlpack reads.
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (2, self._dev)
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: Any = None,
+        dl_device: Any = None,
+        copy: Any = None,
+    ) -> Any:
+        if dl_device is not None and tuple(dl_device) != (2, self._dev):
+            msg = f"simcupy: cannot export to DLPack device {dl_device}"
+            raise BufferError(msg)
+        kwargs = {} if max_version is None else {"max_version": max_version}
+        return self.view(np.ndarray).__dlpack__(**kwargs)
+
+    def __reduce__(self) -> Any:  # pickling copies to the host
+        return (np.asarray, (self.get(),))
+
+
+def _racy_write(base: np.ndarray, key: Any, value: np.ndarray) -> None:
+    """``base[key] = value`` where ``value`` overlaps ``base``, as a GPU kernel
+    does it: element by element with no buffering, so a source element may be
+    read after it was overwritten (``x[1:] = x[:-1]`` smears x[0]).  CuPy gives
+    no ordering guarantee; code must copy such a source first."""
+    dst = np.ndarray.__getitem__(base, key)
+    if not np.may_share_memory(dst, base):  # advanced key: dst is a copy
+        np.ndarray.__setitem__(base, key, value.copy())
+        return
+    src = np.broadcast_to(value, dst.shape)
+    if dst.size > 100_000:
+        msg = "simcupy: an overlapping write this large is not simulated"
+        raise NotImplementedError(msg)
+    for idx in np.ndindex(dst.shape):
+        dst[idx] = src[idx]
+
+
+def _check_device(a: SimArray) -> None:
+    cur = _current()
+    if a._dev != cur:
+        msg = (
+            f"simcupy: the device where the array resides ({a._dev}) is different "
+            f"from the current device ({cur})"
+        )
+        raise ValueError(msg)
+
+
+def _unwrap(obj: Any) -> Any:
+    """Device arrays to plain ndarrays (checking the device); host arrays refused."""
+    t = type(obj)
+    if t is SimArray:
+        _check_device(obj)
+        return obj.view(np.ndarray)
+    if t is np.ndarray:
+        raise _unsupported(obj)
+    if t is list or t is tuple:
+        return t(_unwrap(o) for o in obj)
+    return obj
+
+
+def _unwrap_key(key: Any, dev: int) -> Any:
+    t = type(key)
+    if t is SimArray:
+        if key._dev != dev:
+            msg = "simcupy: an index array on another device"
+            raise ValueError(msg)
+        return key.view(np.ndarray)
+    if t is tuple:
+        return tuple(_unwrap_key(k, dev) for k in key)
+    return key  # CuPy accepts host integers, slices and lists as keys
+
+
+def _wrap_indices(shape: tuple[int, ...], key: Any) -> Any:
+    """CuPy wraps out-of-range integer-array indices around (NumPy raises)."""
+    if type(key) is np.ndarray:
+        if key.dtype.kind in "iu" and shape and shape[0]:
+            return key % shape[0]
+        return key
+    if type(key) is not tuple:
+        return key
+    used = sum(
+        0 if k is None or k is Ellipsis
+        else (k.ndim if type(k) is np.ndarray and k.dtype.kind == "b" else 1)
+        for k in key
+    )  # fmt: skip
+    out = []
+    axis = 0
+    for k in key:
+        if k is Ellipsis:
+            axis += len(shape) - used
+        elif type(k) is np.ndarray and k.dtype.kind == "b":
+            axis += k.ndim
+        elif k is not None:
+            if (
+                type(k) is np.ndarray
+                and k.dtype.kind in "iu"
+                and axis < len(shape)
+                and shape[axis]
+            ):
+                k = k % shape[axis]
+            axis += 1
+        out.append(k)
+    return tuple(out)
+
+
+def _to_device(a: np.ndarray, dev: int | None = None) -> SimArray:
+    out = a.view(SimArray)
+    out._dev = _current() if dev is None else dev
+    return out
+
+
+def _result(res: Any, dev: int, view_of: SimArray | None = None) -> Any:
+    if isinstance(res, np.ndarray):
+        return _to_device(res, dev)
+    if isinstance(res, np.generic):
+        return _to_device(np.asarray(res), dev)
+    return res
+
+
+def _wrap(res: Any) -> Any:
+    if type(res) is tuple or type(res) is list:
+        return type(res)(_wrap(r) for r in res)
+    if isinstance(res, np.ndarray):
+        return _to_device(res.view(np.ndarray))
+    if isinstance(res, np.generic):
+        return _to_device(np.asarray(res))
+    # results of NumPy's namedtuple-returning functions (linalg.eigh, unique_all)
+    if isinstance(res, tuple) and hasattr(res, "_fields"):
+        return type(res)(*(_wrap(r) for r in res))
+    return res
+
+
+def _call(func: Any, args: Any, kwargs: Any) -> Any:
+    args = [_unwrap(a) for a in args]
+    kwargs = {k: _unwrap(v) for k, v in kwargs.items()}
+    return _wrap(func(*args, **kwargs))
+
+
+# functions whose results are information, not arrays
+_INFO = {
+    "result_type", "can_cast", "promote_types", "may_share_memory",
+    "shares_memory", "ndim", "shape", "size", "isscalar", "iscomplexobj",
+    "isrealobj", "dtype", "finfo", "iinfo", "issubdtype", "broadcast_shapes",
+}  # fmt: skip
+
+
+def _wrapped(np_func: Any) -> Any:
+    def f(*args: Any, **kwargs: Any) -> Any:
+        return _call(np_func, args, kwargs)
+
+    f.__name__ = getattr(np_func, "__name__", "f")
+    f.__wrapped__ = np_func  # type: ignore[attr-defined]
+    return f
+
+
+def _info(np_func: Any) -> Any:
+    def f(*args: Any, **kwargs: Any) -> Any:
+        args = [a.view(np.ndarray) if type(a) is SimArray else a for a in args]
+        return np_func(*args, **kwargs)
+
+    return f
+
+
+class _Module(types.ModuleType):
+    """A module proxy: NumPy's (sub)module with array functions wrapped."""
+
+    def __init__(self, name: str, np_module: Any) -> None:
+        super().__init__(name)
+        self._np = np_module
+
+    def __getattr__(self, name: str) -> Any:
+        obj = getattr(self._np, name)
+        if isinstance(obj, types.ModuleType):
+            res: Any = _Module(f"{self.__name__}.{name}", obj)
+        elif name in _INFO or isinstance(obj, type):
+            res = _info(obj) if name in _INFO and not isinstance(obj, type) else obj
+        elif callable(obj):
+            res = _wrapped(obj)
+        else:
+            res = obj
+        setattr(self, name, res)
+        return res
+
+
+class _SimCupy(_Module):
+    ndarray = SimArray
+    cuda = cuda
+
+    @staticmethod
+    def array(
+        obj: Any, dtype: Any = None, copy: bool = True, order: str = "K", ndmin: int = 0
+    ) -> SimArray:
+        if type(obj) is SimArray:
+            if obj._dev != _current():
+                copy = True  # across devices: always a copy
+            base = obj.view(np.ndarray)
+            res = np.array(
+                base, dtype=dtype, copy=True if copy else None, order=order, ndmin=ndmin
+            )
+            if res is base or (not copy and np.shares_memory(res, base)):
+                return res.view(SimArray) if res is not base else obj
+            return _to_device(res)
+        # host data: always copied to the device
+        return _to_device(
+            np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin)
+        )
+
+    @staticmethod
+    def asarray(obj: Any, dtype: Any = None, order: Any = None) -> SimArray:
+        return _SimCupy.array(obj, dtype=dtype, copy=False, order=order or "K")
+
+    @staticmethod
+    def asnumpy(a: Any, stream: Any = None, order: str = "C") -> np.ndarray:
+        if type(a) is SimArray:
+            return np.array(a.view(np.ndarray), copy=True, order=order)
+        return np.asarray(a, order=order)
+
+    @staticmethod
+    def from_dlpack(
+        obj: Any, *, copy: bool | None = None, device: Any = None
+    ) -> SimArray:
+        """Import CUDA DLPack data (kDLCUDA); host data is refused, as by CuPy."""
+        if type(obj) is SimArray:
+            return obj.copy() if copy else obj
+        dl_type, dl_id = obj.__dlpack_device__()
+        if int(dl_type) != 2:
+            msg = f"simcupy.from_dlpack: DLPack device type {dl_type} is not CUDA"
+            raise BufferError(msg)
+
+        class _Host:  # the simulated device memory is host memory
+            def __dlpack__(self, **kw: Any) -> Any:
+                return obj.__dlpack__(**kw)
+
+            def __dlpack_device__(self) -> tuple[int, int]:
+                return (1, 0)
+
+        host = np.from_dlpack(_Host())
+        return _to_device(host.copy() if copy else host, int(dl_id))
+
+    # CuPy's take and take_along_axis wrap out-of-range indices around
+    @staticmethod
+    def take(a: Any, indices: Any, axis: Any = None, out: Any = None) -> SimArray:
+        return _call(np.take, (a, indices), {"axis": axis, "mode": "wrap"})  # type: ignore[no-any-return]
+
+    @staticmethod
+    def take_along_axis(a: Any, indices: Any, axis: Any) -> SimArray:
+        n = a.shape[axis] if axis is not None else a.size
+        if n:
+            indices = indices % n
+        return _call(np.take_along_axis, (a, indices), {"axis": axis})  # type: ignore[no-any-return]
+
+    # CuPy's sorts are always stable (kind=None means "stable"; no other kind)
+    @staticmethod
+    def sort(a: Any, axis: Any = -1, kind: Any = None) -> SimArray:
+        if kind not in (None, "stable"):
+            raise NotImplementedError(f"simcupy.sort: kind={kind!r} is not supported")
+        return _call(np.sort, (a,), {"axis": axis, "kind": "stable"})  # type: ignore[no-any-return]
+
+    @staticmethod
+    def argsort(a: Any, axis: Any = -1, kind: Any = None) -> SimArray:
+        if kind not in (None, "stable"):
+            raise NotImplementedError(
+                f"simcupy.argsort: kind={kind!r} is not supported"
+            )
+        return _call(np.argsort, (a,), {"axis": axis, "kind": "stable"})  # type: ignore[no-any-return]
+
+    @staticmethod
+    def may_share_memory(a: Any, b: Any, max_work: Any = None) -> bool:
+        a = a.view(np.ndarray) if isinstance(a, np.ndarray) else a
+        b = b.view(np.ndarray) if isinstance(b, np.ndarray) else b
+        return bool(np.may_share_memory(a, b))
+
+
+xp = _SimCupy("simcupy", np)
+"""The simulated ``cupy`` module."""

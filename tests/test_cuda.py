@@ -1,0 +1,263 @@
+"""CUDA-specific behaviour: devices, transfers, DLPack, streams, defaults, writes.
+
+Marked ``cuda``: they run on real GPUs, and, without one, on the simulated
+devices of ``tests/simcupy.py`` (see ``tests/conftest.py``), which follow CuPy's
+rules (no host data in device code, a current device, wrapped out-of-range
+indices) with NumPy's arithmetic.  The device-generic behaviour of every
+function is covered by the rest of the suite through the ``device`` fixture.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import ocean_array_api as xp
+import ocean_ext
+
+from .conftest import CUDA_DEVICES, SIMULATED_CUDA
+from .helpers import ALL_DTYPES, CPU0, CPU1, assert_matches, host, np_dtype, run_python
+
+pytestmark = pytest.mark.cuda
+
+CUDA0 = CUDA_DEVICES[0] if CUDA_DEVICES else None
+CUDA_LAST = CUDA_DEVICES[-1] if CUDA_DEVICES else None
+
+
+def _module():
+    """The backend's array module (cupy, or the simulation)."""
+    return CUDA0._backend.array_module()
+
+
+# --- devices -----------------------------------------------------------------------------
+def test_devices_are_listed_after_the_cpus():
+    devs = xp.__array_namespace_info__().devices()
+    kinds = [d.kind for d in devs]
+    assert kinds[:2] == ["cpu", "cpu"]
+    assert kinds[2:] == ["cuda"] * len(CUDA_DEVICES)
+    assert [d.index for d in devs if d.kind == "cuda"] == list(range(len(CUDA_DEVICES)))
+    assert xp.zeros(1, device="cuda:0").device is CUDA0
+    assert str(CUDA0) == "cuda:0"
+
+
+def test_inspection_on_a_cuda_device():
+    info = xp.__array_namespace_info__()
+    assert info.dtypes(device=CUDA0) == info.dtypes(device=CPU0)
+    assert info.default_dtypes(device=CUDA0) == info.default_dtypes(device=CPU0)
+    assert info.capabilities()["max dimensions"] is not None
+
+
+# --- moving data -------------------------------------------------------------------------
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_to_device_both_ways_keeps_values_and_dtype(dt):
+    a = (np.arange(12) % 5).astype(np_dtype(dt)).reshape(3, 4)
+    x = xp.asarray(a, device=CPU0)
+    y = x.to_device(CUDA0)
+    assert y.device == CUDA0
+    assert y.dtype == dt
+    z = y.to_device(CUDA_LAST).to_device("cpu")
+    assert z.device == CPU0
+    np.testing.assert_array_equal(np.asarray(z), a)
+    assert y.to_device(CUDA0) is y or host(y.to_device(CUDA0)).tolist() == a.tolist()
+
+
+def test_to_device_of_a_strided_view():
+    x = xp.reshape(xp.arange(24.0, device=CUDA0), (4, 6))[::2, ::-3]
+    assert_matches(x.to_device("cpu"), np.arange(24.0).reshape(4, 6)[::2, ::-3])
+    assert_matches(x.to_device(CUDA_LAST), np.arange(24.0).reshape(4, 6)[::2, ::-3])
+
+
+def test_asarray_onto_cuda_from_python_numpy_and_cpu_arrays():
+    assert_matches(
+        xp.asarray([[1, 2], [3, 4]], device=CUDA0), np.array([[1, 2], [3, 4]])
+    )
+    assert xp.asarray(1.5, device=CUDA0).device == CUDA0
+    a = np.linspace(0, 1, 7, dtype=np.float32)
+    assert_matches(xp.asarray(a, device=CUDA0), a, device=CUDA0)
+    big_endian = a.astype(">f4")
+    assert_matches(xp.asarray(big_endian, device=CUDA0), a, device=CUDA0)
+    swapped = ocean_ext.asarray(big_endian, byteorder="big")
+    moved = swapped.to_device(CUDA0)
+    assert not ocean_ext.is_byteswapped(moved)  # CUDA arrays are always native
+    assert_matches(moved, a, device=CUDA0)
+    assert_matches(xp.asarray(xp.asarray(a), device=CUDA_LAST), a, device=CUDA_LAST)
+
+
+def test_asarray_copy_false_across_devices_is_a_value_error():
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(np.zeros(3), device=CUDA0, copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(xp.zeros(3), device=CUDA0, copy=False)
+    x = xp.zeros(3, device=CUDA0)
+    assert xp.asarray(x, copy=False) is not None  # same device: no copy needed
+
+
+def test_asarray_of_a_sequence_of_cuda_scalars():
+    x = xp.asarray([1.0, 2.0, 4.0], device=CUDA_LAST, dtype=xp.float32)
+    y = xp.asarray([[x[0] * x[1], x[2]], [x[1], x[0]]])
+    assert y.device == CUDA_LAST
+    assert_matches(y, np.array([[2.0, 4.0], [2.0, 1.0]], dtype=np.float32))
+    assert xp.asarray([x[0], x[1]], device="cpu").device == CPU0
+    if len(CUDA_DEVICES) > 1:
+        other = xp.asarray(1.0, device=CUDA0, dtype=xp.float32)
+        with pytest.raises(ValueError, match="different devices"):
+            xp.asarray([x[0], other])
+
+
+def test_numpy_asarray_refuses_a_cuda_array():
+    x = xp.ones(3, device=CUDA0)
+    with pytest.raises(TypeError, match="to_device"):
+        np.asarray(x)
+    assert np.asarray(x.to_device("cpu")).tolist() == [1.0, 1.0, 1.0]
+
+
+# --- DLPack ------------------------------------------------------------------------------
+def test_dlpack_device_and_round_trip():
+    x = xp.arange(6, device=CUDA_LAST)
+    assert x.__dlpack_device__() == (2, CUDA_LAST.index)
+    y = xp.from_dlpack(x)
+    assert y.device == CUDA_LAST
+    assert_matches(y, np.arange(6))
+
+
+def test_from_dlpack_of_a_cpu_array_onto_cuda():
+    a = xp.arange(5.0)
+    y = xp.from_dlpack(a, device=CUDA0)
+    assert y.device == CUDA0
+    assert_matches(y, np.arange(5.0))
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.from_dlpack(a, device=CUDA0, copy=False)
+
+
+def test_from_dlpack_of_a_native_cuda_array():
+    mod = _module()
+    with mod.cuda.Device(CUDA_LAST.index):
+        native = mod.arange(4, dtype=mod.float32)
+    y = xp.from_dlpack(native)
+    assert y.device == CUDA_LAST
+    assert_matches(y, np.arange(4, dtype=np.float32))
+    z = xp.from_dlpack(native, device="cpu")
+    assert z.device == CPU0
+    assert_matches(z, np.arange(4, dtype=np.float32))
+
+
+def test_dunder_dlpack_to_the_host_copies_for_numpy():
+    x = xp.arange(4.0, device=CUDA0)
+    b = np.from_dlpack(x, device="cpu")  # asks __dlpack__(dl_device=(kDLCPU, 0))
+    np.testing.assert_array_equal(b, np.arange(4.0))
+    b[0] = 99.0  # a copy: the device array is untouched
+    assert host(x)[0] == 0.0
+    with pytest.raises(BufferError):
+        x.__dlpack__(dl_device=(1, 0), copy=False)  # the standard: BufferError
+    with pytest.raises(BufferError):
+        x.__dlpack__(dl_device=(99, 0))
+
+
+# --- streams -----------------------------------------------------------------------------
+def test_streams_for_transfers_and_dlpack():
+    mod = _module()
+    with mod.cuda.Device(CUDA0.index):
+        stream = mod.cuda.Stream()
+    if SIMULATED_CUDA:
+        mod.cuda.Stream.used.clear()
+    x = xp.asarray([1.0, 2.0]).to_device(CUDA0, stream=stream)
+    back = x.to_device("cpu", stream=stream)
+    assert host(back).tolist() == [1.0, 2.0]
+    for s in (stream, 1, 2):  # a stream object, the legacy and per-thread defaults
+        capsule = x.__dlpack__(stream=s, dl_device=(1, 0))
+        assert capsule is not None
+    if SIMULATED_CUDA:
+        used = mod.cuda.Stream.used
+        assert stream in used
+        assert mod.cuda.Stream.null in used
+        assert mod.cuda.Stream.ptds in used
+
+
+# --- the default device ------------------------------------------------------------------
+def test_scoped_default_device_is_per_thread():
+    seen = {}
+
+    def other_thread():
+        seen["other"] = xp.zeros(1).device
+
+    with CUDA0:
+        assert xp.zeros(2).device == CUDA0
+        assert xp.asarray([1, 2]).device == CUDA0
+        assert xp.__array_namespace_info__().default_device() == CUDA0
+        with CPU1:
+            assert xp.ones(1).device == CPU1
+        assert xp.arange(3).device == CUDA0
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+    assert seen["other"] == CPU0
+    assert xp.zeros(1).device == CPU0
+
+
+def test_default_device_from_the_environment():
+    prelude = "import tests.sim_cuda\n" if SIMULATED_CUDA else ""
+    proc = run_python(
+        prelude + "import ocean_array_api as xp\n"
+        "print(xp.zeros(2).device, xp.__array_namespace_info__().default_device())\n",
+        env={"OCEAN_ARRAY_API_DEFAULT_DEVICE": str(CUDA_LAST)},
+    )
+    assert proc.stdout.split() == [str(CUDA_LAST), str(CUDA_LAST)]
+
+
+# --- writes and indexing -----------------------------------------------------------------
+def test_overlapping_writes_copy_the_source_first():
+    x = xp.arange(6, device=CUDA0)
+    x[1:] = x[:-1]
+    assert host(x).tolist() == [0, 0, 1, 2, 3, 4]
+    y = xp.arange(6, device=CUDA0)
+    y[xp.asarray([1, 2], device=CUDA0)] = y[xp.asarray([2, 1], device=CUDA0)]
+    assert host(y).tolist() == [0, 2, 1, 3, 4, 5]
+    z = xp.arange(6, device=CUDA0)
+    z[::-1] = z
+    assert host(z).tolist() == [5, 4, 3, 2, 1, 0]
+    w = xp.arange(8, device=CUDA0)
+    w[2:] = w[:-2]
+    assert host(w).tolist() == [0, 1, 0, 1, 2, 3, 4, 5]
+
+
+def test_out_of_range_index_arrays_raise_instead_of_wrapping():
+    # CuPy wraps them (x[[5]] of 3 elements reads x[2]); we raise as NumPy does
+    x = xp.arange(3, device=CUDA_LAST)
+    idx = xp.asarray([0, 5], device=CUDA_LAST)
+    with pytest.raises(IndexError, match="__getitem__"):
+        x[idx]
+    with pytest.raises(IndexError, match="__setitem__"):
+        x[idx] = 1
+    with pytest.raises(IndexError, match="take"):
+        xp.take(x, xp.asarray([-4], device=CUDA_LAST))
+    with pytest.raises(IndexError, match="take_along_axis"):
+        xp.take_along_axis(x, xp.asarray([3], device=CUDA_LAST), axis=0)
+    m = xp.reshape(xp.arange(6, device=CUDA_LAST), (2, 3))
+    with pytest.raises(IndexError, match="axis 1"):
+        m[..., xp.asarray([3], device=CUDA_LAST)]
+    assert host(x).tolist() == [0, 1, 2]  # nothing written
+    assert host(x[xp.asarray([-3, 2], device=CUDA_LAST)]).tolist() == [0, 2]
+
+
+def test_mixing_devices_is_an_error_naming_the_function():
+    a = xp.ones(2, device=CUDA0)
+    with pytest.raises(ValueError, match="add"):
+        xp.add(a, xp.ones(2))
+    with pytest.raises(ValueError):
+        _ = a + xp.ones(2)
+    if len(CUDA_DEVICES) > 1:
+        with pytest.raises(ValueError, match="matmul"):
+            xp.matmul(a, xp.ones(2, device=CUDA_DEVICES[1]))
+
+
+def test_second_gpu_computes_on_its_own_device():
+    x = xp.reshape(xp.arange(12.0, device=CUDA_LAST), (3, 4))
+    results = [
+        xp.sum(x, axis=0), xp.sort(-x, axis=1), xp.linalg.matrix_norm(x),
+        xp.fft.rfft(x), xp.unique_values(x), xp.cumulative_sum(x, axis=1), x @ x.mT,
+    ]  # fmt: skip
+    for r in results:
+        assert r.device == CUDA_LAST
+    assert_matches(results[0], np.arange(12.0).reshape(3, 4).sum(axis=0))
