@@ -131,6 +131,7 @@ def _missing_entry(name: str, kind: str) -> Any:
         raise missing_op(name, kind)
 
     missing.__name__ = f"missing_{name}"
+    missing._ocean_missing = True  # type: ignore[attr-defined]  # see _ext_dtypes.kernel
     return missing
 
 

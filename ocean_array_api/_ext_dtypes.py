@@ -103,7 +103,7 @@ def kernel(dev: Any, name: str, dt: DType, where: str) -> Callable[..., Any]:
     """The backend's ``"<name>.<dt>"`` entry, or a TypeError saying what to do."""
     key = _key(name, dt)
     op = dev._ops.get(key)
-    if op is None:
+    if op is None or getattr(op, "_ocean_missing", False):  # absent, or a stub
         raise _unsupported(where, dt, dev, key)
     return op  # type: ignore[no-any-return]
 

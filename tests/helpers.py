@@ -47,6 +47,14 @@ def host(x: Any) -> np.ndarray:
     return np.asarray(x.to_device(CPU0))
 
 
+def to_np(obj: Any, *args: Any, **kwargs: Any) -> np.ndarray:
+    """``numpy.asarray`` that first moves an Array on another device to the CPU
+    (so that a test can run with any default device)."""
+    if type(obj) is xp.Array and obj.device.kind != "cpu":
+        obj = obj.to_device(CPU0)
+    return np.asarray(obj, *args, **kwargs)
+
+
 def assert_matches(
     x: Any,
     expected: Any,

@@ -261,3 +261,86 @@ def test_second_gpu_computes_on_its_own_device():
     for r in results:
         assert r.device == CUDA_LAST
     assert_matches(results[0], np.arange(12.0).reshape(3, 4).sum(axis=0))
+
+
+# --- ocean_ext dtypes --------------------------------------------------------------------
+_C32_VALUES = [1 + 2j, -0.5j, 3.0, complex(np.inf, 1.0), complex(np.nan, 0.0), 0.0,
+               -2.25 + 0.125j, 1e-3 - 7j]  # fmt: skip
+_C32_EXACT = {"add", "subtract", "multiply", "exp", "equal", "not_equal", "real",
+              "imag", "isnan", "isinf", "isfinite", "square"}  # fmt: skip
+
+
+_C32_FUNCTIONS = sorted(
+    ["add", "subtract", "multiply", "divide", "equal", "not_equal", "pow", "exp",
+     "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan",
+     "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
+     "square", "reciprocal", "sign", "round", "abs", "real", "imag", "isnan",
+     "isinf", "isfinite", "negative", "conj", "positive"]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _C32_FUNCTIONS)
+def test_complex32_functions_match_the_cpu(name):
+    c32 = ocean_ext.complex32
+    func = getattr(xp, name)
+    on_cpu = xp.asarray(_C32_VALUES, dtype=c32)
+    on_gpu = xp.asarray(_C32_VALUES, dtype=c32, device=CUDA_LAST)
+    with np.errstate(all="ignore"):
+        args = (on_cpu, on_cpu[::-1]) if name in ELEMENTWISE_2 else (on_cpu,)
+        want = func(*args)
+        args = (on_gpu, on_gpu[::-1]) if name in ELEMENTWISE_2 else (on_gpu,)
+        got = func(*args)
+    assert got.device == CUDA_LAST
+    assert got.dtype == want.dtype
+    g, w = _c32_host(got), _c32_host(want)
+    if name in _C32_EXACT or w.dtype.kind == "b":
+        np.testing.assert_array_equal(g, w)
+    else:  # the CPU's fused kernels may round differently: one float16 ulp
+        np.testing.assert_allclose(g, w, rtol=2e-3, atol=1e-6, equal_nan=True)
+
+
+ELEMENTWISE_2 = {"add", "subtract", "multiply", "divide", "equal", "not_equal", "pow"}
+
+
+def _c32_host(x):
+    if x.dtype == ocean_ext.complex32:
+        x = xp.astype(x, xp.complex64)
+    elif x.dtype == ocean_ext.float16:
+        x = xp.astype(x, xp.float32)
+    return np.asarray(x.to_device("cpu"))
+
+
+def test_complex32_reductions_linalg_views_and_conversions():
+    c32 = ocean_ext.complex32
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal((4, 6)) + 1j * rng.standard_normal((4, 6))).astype(
+        np.complex64
+    )
+    cpu = xp.asarray(a, dtype=c32)
+    gpu = cpu.to_device(CUDA_LAST)
+    assert gpu.dtype == c32
+    for f in (
+        lambda z: xp.sum(z, axis=1),
+        lambda z: xp.prod(z, axis=0, keepdims=True),
+        lambda z: xp.mean(z),
+        lambda z: z @ z.mT,
+        lambda z: xp.vecdot(z, z),
+        lambda z: xp.astype(z, xp.complex128),
+        lambda z: xp.astype(xp.real(z), xp.float32),
+        lambda z: xp.astype(xp.astype(xp.real(z), xp.float64), c32),
+        lambda z: xp.real(z),
+        lambda z: ocean_ext.view_as_real(z),
+        lambda z: ocean_ext.view_as_complex(ocean_ext.view_as_real(z)),
+        lambda z: z[1:3, ::-2],
+        lambda z: z[xp.asarray([3, 0], device=z.device)],
+        lambda z: xp.where(xp.real(z) > 0, z, -z),
+        lambda z: xp.fft.fft(z),
+    ):
+        want, got = f(cpu), f(gpu)
+        assert got.device == CUDA_LAST
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(
+            _c32_host(got), _c32_host(want), rtol=2e-3, atol=2e-3
+        )
+    with pytest.raises(BufferError, match="complex64"):
+        gpu.__dlpack__()

@@ -31,11 +31,12 @@ class CUDABackend:
     kind = "cuda"
     supports_byteswap = False  # CUDA arrays are always native; the front end swaps
     max_dimensions = 64
-    # The complex32 kernels (_halfprec_kernels) compile with nvcc but have not
-    # run on a GPU; they are attached to the table only when CuPy can build
-    # them, and this flag says so (see _load).
+    # complex32 always works (the portable entries of _halfprec_portable,
+    # through complex64); the fused kernels of _halfprec_kernels, which compile
+    # with nvcc but have not run on a GPU, override them when CuPy builds them,
+    # and this flag says so (see _load).
     supports_complex32 = False
-    ext_kernels_unavailable = "the CUDA complex32 kernels are not loaded"
+    ext_kernels_unavailable = ""
 
     def __init__(
         self,
@@ -97,25 +98,27 @@ class CUDABackend:
         if not self.device_indices():
             return {}
         xp = self.xp()
-        ops = build_ops(
-            xp,
-            multi_device=len(self.device_indices()) > 1,
-            sort_kind=self._sort_kind,
-            device_of=self._device_of,
-        )
+        extra: dict[str, Any] = {}
         if getattr(xp, "__name__", "") == "cupy":
             try:
                 from ._halfprec_kernels import cuda_ops
 
-                ops.update(cuda_ops())
+                extra = cuda_ops()
             except Exception as exc:  # pragma: no cover - needs a GPU
                 self.ext_kernels_unavailable = (
-                    f"the CUDA complex32 kernels failed to build: {exc}"
+                    f"the fused CUDA complex32 kernels failed to build ({exc}); "
+                    f"complex32 is computed through complex64"
                 )
             else:  # pragma: no cover - needs a GPU
                 self.supports_complex32 = True
                 self.ext_kernels_unavailable = ""
-        return ops
+        return build_ops(
+            xp,
+            multi_device=len(self.device_indices()) > 1,
+            sort_kind=self._sort_kind,
+            device_of=self._device_of,
+            extra=extra,
+        )
 
     def array_module(self) -> Any:
         """The array module (cupy), or None without one."""

@@ -32,6 +32,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._halfprec_portable import portable_ops
+
 __all__ = ["ABSENT", "build_ops"]
 
 # Entries of the CPU table that this table leaves out on purpose, with the
@@ -119,14 +121,21 @@ def build_ops(
     multi_device: bool = True,
     sort_kind: str | None = None,
     device_of: Callable[[Any], Any] | None = None,
+    extra: dict[str, Callable[..., Any]] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The backend table over array module ``xp`` (``cupy``).
 
     ``multi_device``: wrap entries so the operands' device is current.
     ``sort_kind``: the ``kind`` passed to sorts for stable sorting (CuPy's
     sorts are always stable and take None; NumPy needs ``"stable"``).
+    ``extra``: entries that override the built ones (the fused complex32
+    kernels), wrapped like them.  The complex32 entries of
+    ``_halfprec_portable`` are the base every table gets.
     """
     ops = _raw_ops(xp, sort_kind)
+    ops.update(portable_ops(xp, ops))
+    if extra:
+        ops.update(extra)
     if multi_device:
         nd = xp.ndarray
         dev = xp.cuda.Device

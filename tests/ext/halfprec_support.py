@@ -21,6 +21,8 @@ import pytest
 import ocean_array_api as xp
 import ocean_ext
 
+from ..helpers import to_np
+
 try:
     from ocean_cpu import _halfprec as cpu_halfprec
 except ImportError:  # pragma: no cover - the backend loads from backends/ too
@@ -40,7 +42,7 @@ F16 = np.dtype(np.float16)
 # --- conversions between NumPy values and our arrays -------------------------------
 def round_c64(z: Any) -> np.ndarray:
     """complex64 values rounded part by part to float16 (and back to complex64)."""
-    z = np.asarray(z, dtype=np.complex64)
+    z = to_np(z, dtype=np.complex64)
     parts = z[..., None].view(np.float32)
     with np.errstate(over="ignore"):
         return (
@@ -50,7 +52,7 @@ def round_c64(z: Any) -> np.ndarray:
 
 def round_f32(x: Any) -> np.ndarray:
     with np.errstate(over="ignore"):
-        return np.asarray(x, dtype=np.float32).astype(F16).astype(np.float32)
+        return to_np(x, dtype=np.float32).astype(F16).astype(np.float32)
 
 
 def c32_from_parts(parts: np.ndarray) -> Any:
@@ -62,7 +64,7 @@ def c32_from_parts(parts: np.ndarray) -> Any:
 
 def values(x: Any) -> np.ndarray:
     """The values of an Array as NumPy (complex32 as complex64, float16 as float32)."""
-    a = np.asarray(x)
+    a = to_np(x)
     if a.dtype == F16:
         return a.astype(np.float32)
     return a
@@ -71,8 +73,8 @@ def values(x: Any) -> np.ndarray:
 def same_bits(got: np.ndarray, want: np.ndarray) -> None:
     """Exact equality of float or complex values, including signed zeros;
     NaN equals NaN (parts compared separately)."""
-    g = np.asarray(got)
-    w = np.asarray(want)
+    g = to_np(got)
+    w = to_np(want)
     assert g.shape == w.shape, (g.shape, w.shape)
     if g.dtype.kind == "c":
         g = g[..., None].view(g.real.dtype)
@@ -321,7 +323,7 @@ def _sweep() -> dict[str, Callable[[SimpleNamespace], Any]]:
             "Array.__index__": lambda a: a.s.__index__(),
             "Array.__getitem__": lambda a: a.x[a.idx],
             "Array.__getitem__[mask]": lambda a: a.x[a.b],
-            "Array.__array__": lambda a: np.asarray(a.x),
+            "Array.__array__": lambda a: to_np(a.x),
             "Array.__iter__": lambda a: list(a.v),
             "Array.mT": lambda a: a.x.mT,
             "Array.to_device": lambda a: a.x.to_device(
@@ -407,7 +409,7 @@ def check_sweep_case(name: str, ext_dtype: Any) -> str:
             )
             assert o.shape == w.shape, f"{name}: shape {o.shape} vs {w.shape}"
             got = values(o)
-            exp = np.asarray(w)
+            exp = to_np(w)
             if str(o.dtype) == "complex32":
                 exp = round_c64(exp)
             elif str(o.dtype) == "float16":
@@ -421,7 +423,7 @@ def check_sweep_case(name: str, ext_dtype: Any) -> str:
         elif isinstance(o, np.ndarray):
             np.testing.assert_allclose(
                 values(o),
-                round_c64(w) if o.dtype.kind == "c" else np.asarray(w),
+                round_c64(w) if o.dtype.kind == "c" else to_np(w),
                 rtol=4e-3,
                 err_msg=name,
             )

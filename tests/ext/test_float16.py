@@ -19,6 +19,7 @@ from hypothesis.extra import numpy as hnp
 import ocean_array_api as xp
 from ocean_ext import complex32, float16
 
+from ..helpers import to_np
 from .halfprec_support import (
     NO_ARRAY_ARGUMENT,
     SWEEP,
@@ -72,7 +73,7 @@ def two_halves(draw, elements=half):
 
 
 def f16(a):
-    return xp.asarray(np.asarray(a, dtype=F16), dtype=float16)
+    return xp.asarray(to_np(a, dtype=F16), dtype=float16)
 
 
 def layout(x, how):
@@ -87,21 +88,21 @@ def layout(x, how):
 def test_creation():
     a = xp.asarray([0.1, 1, 65520.0, -1e-8], dtype=float16)
     assert a.dtype == float16
-    same_bits(np.asarray(a), np.array([0.1, 1, np.inf, -0.0], F16))
+    same_bits(to_np(a), np.array([0.1, 1, np.inf, -0.0], F16))
     np.testing.assert_array_equal(
-        np.asarray(xp.ones((2, 2), dtype=float16)), np.ones((2, 2), F16)
+        to_np(xp.ones((2, 2), dtype=float16)), np.ones((2, 2), F16)
     )
     np.testing.assert_array_equal(
-        np.asarray(xp.zeros(3, dtype=float16)), np.zeros(3, F16)
+        to_np(xp.zeros(3, dtype=float16)), np.zeros(3, F16)
     )
     np.testing.assert_array_equal(
-        np.asarray(xp.full(2, 2.5, dtype=float16)), [2.5, 2.5]
+        to_np(xp.full(2, 2.5, dtype=float16)), [2.5, 2.5]
     )
     np.testing.assert_array_equal(
-        np.asarray(xp.eye(2, dtype=float16)), np.eye(2, dtype=F16)
+        to_np(xp.eye(2, dtype=float16)), np.eye(2, dtype=F16)
     )
     np.testing.assert_array_equal(
-        np.asarray(xp.linspace(0, 1, 11, dtype=float16)),
+        to_np(xp.linspace(0, 1, 11, dtype=float16)),
         np.linspace(0, 1, 11).astype(F16),
     )
     assert xp.empty_like(a).dtype == float16
@@ -131,11 +132,11 @@ def test_astype_both_ways(loops, other):
     x = xp.asarray(src.astype(other))
     h = xp.astype(x, float16)
     assert h.dtype == float16
-    np.testing.assert_array_equal(np.asarray(h), src.astype(other).astype(F16))
+    np.testing.assert_array_equal(to_np(h), src.astype(other).astype(F16))
     back = xp.astype(h, _dt(other))
     assert back.dtype == _dt(other)
     np.testing.assert_array_equal(
-        np.asarray(back), src.astype(other).astype(F16).astype(other)
+        to_np(back), src.astype(other).astype(F16).astype(other)
     )
 
 
@@ -144,12 +145,12 @@ def test_astype_both_ways(loops, other):
 def test_float32_round_trip(loops, data):
     f = xp.asarray(data.astype(np.float32))
     h = xp.astype(f, float16)
-    same_bits(np.asarray(h), data)
-    same_bits(np.asarray(xp.astype(h, xp.float32)), data.astype(np.float32))
+    same_bits(to_np(h), data)
+    same_bits(to_np(xp.astype(h, xp.float32)), data.astype(np.float32))
     vals = xp.asarray(
         np.array([0.1, 65519.0, 65520.0, 2.0**-25, 2.0**-24 * 1.5, -np.inf], np.float32)
     )
-    same_bits(np.asarray(xp.astype(vals, float16)), np.asarray(vals).astype(F16))
+    same_bits(to_np(xp.astype(vals, float16)), to_np(vals).astype(F16))
 
 
 def test_astype_to_and_from_complex():
@@ -157,7 +158,7 @@ def test_astype_to_and_from_complex():
     for dt in (complex32, xp.complex64, xp.complex128):
         z = xp.astype(h, dt)
         assert z.dtype == dt
-        np.testing.assert_array_equal(np.asarray(z), [1.5, -2.0])
+        np.testing.assert_array_equal(to_np(z), [1.5, -2.0])
     with pytest.raises(TypeError):
         xp.astype(xp.ones(2, dtype=xp.complex64), float16)
 
@@ -170,7 +171,7 @@ def test_scalars_printing_numpy():
     assert complex(h) == 2.5
     with pytest.raises(TypeError):
         h.__index__()
-    assert np.asarray(xp.ones(2, dtype=float16)).dtype == np.float16
+    assert to_np(xp.ones(2, dtype=float16)).dtype == np.float16
     assert np.from_dlpack(xp.ones(2, dtype=float16)).dtype == np.float16
 
 
@@ -210,7 +211,7 @@ def test_arithmetic_is_float32_rounded(loops, name, data, how):
         got = getattr(xp, name)(layout(f16(a), how), f16(b))
         want = BINARY[name](a.astype(np.float32), b.astype(np.float32)).astype(F16)
     assert got.dtype == float16
-    same_bits(np.asarray(got), want)
+    same_bits(to_np(got), want)
 
 
 @pytest.mark.parametrize("scalar", [3, -0.5, 1e6])
@@ -220,10 +221,10 @@ def test_scalar_operands(loops, scalar, data):
     with np.errstate(all="ignore"):
         s = np.float32(np.float16(scalar))
         same_bits(
-            np.asarray(f16(data) * scalar), (data.astype(np.float32) * s).astype(F16)
+            to_np(f16(data) * scalar), (data.astype(np.float32) * s).astype(F16)
         )
         same_bits(
-            np.asarray(scalar - f16(data)), (s - data.astype(np.float32)).astype(F16)
+            to_np(scalar - f16(data)), (s - data.astype(np.float32)).astype(F16)
         )
 
 
@@ -234,7 +235,7 @@ def test_comparisons(loops, data):
     x, y = f16(a), f16(b)
     for op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
         np.testing.assert_array_equal(
-            np.asarray(getattr(xp, op)(x, y)), getattr(np, op)(a, b)
+            to_np(getattr(xp, op)(x, y)), getattr(np, op)(a, b)
         )
 
 
@@ -243,7 +244,7 @@ def test_comparisons(loops, data):
 def test_sqrt_is_float32_rounded(loops, data, how):
     with np.errstate(all="ignore"):
         same_bits(
-            np.asarray(xp.sqrt(layout(f16(data), how))),
+            to_np(xp.sqrt(layout(f16(data), how))),
             np.sqrt(data.astype(np.float32)).astype(F16),
         )
 
@@ -259,9 +260,9 @@ ON_NUMPY = ("abs", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos"
 def test_other_elementwise_functions(name, data):
     with np.errstate(all="ignore"):
         got = getattr(xp, name)(f16(data))
-        want = np.asarray(getattr(xp, name)(xp.asarray(data.astype(np.float32))))
+        want = to_np(getattr(xp, name)(xp.asarray(data.astype(np.float32))))
     assert got.dtype == (xp.bool if want.dtype == bool else float16)
-    g = np.asarray(got)
+    g = to_np(got)
     if want.dtype == bool:
         np.testing.assert_array_equal(g, want)
     else:
@@ -272,9 +273,9 @@ def test_other_elementwise_functions(name, data):
 
 def test_ordering_functions_work():
     a, b = f16([3, -1, np.nan]), f16([1, 1, 1])
-    np.testing.assert_array_equal(np.asarray(xp.maximum(a, b)), [3, 1, np.nan])
+    np.testing.assert_array_equal(to_np(xp.maximum(a, b)), [3, 1, np.nan])
     np.testing.assert_array_equal(
-        np.asarray(xp.atan2(a, b)), np.arctan2(np.asarray(a), np.asarray(b))
+        to_np(xp.atan2(a, b)), np.arctan2(to_np(a), to_np(b))
     )
     assert xp.floor(f16([1.5])).dtype == float16
     with pytest.raises(TypeError):
@@ -303,7 +304,7 @@ def test_reductions(loops, name, data, axis, keepdims):
     assert got.dtype == float16
     assert got.shape == np.shape(want)
     np.testing.assert_allclose(
-        np.asarray(got).astype(np.float64),
+        to_np(got).astype(np.float64),
         round_f32(want),
         rtol=2.0**-10,
         atol=2.0**-14,
@@ -332,14 +333,14 @@ def test_matmul_vecdot(loops, a, b):
     got = f16(a) @ f16(b)
     assert got.dtype == float16
     np.testing.assert_allclose(
-        np.asarray(got).astype(np.float64),
+        to_np(got).astype(np.float64),
         round_f32(a.astype(np.float64) @ b),
         rtol=2.0**-10,
         atol=2.0**-12,
     )
     v = xp.vecdot(f16(a), f16(a))
     np.testing.assert_allclose(
-        np.asarray(v).astype(np.float64),
+        to_np(v).astype(np.float64),
         round_f32((a.astype(np.float64) ** 2).sum(-1)),
         rtol=2.0**-10,
         atol=2.0**-12,
