@@ -254,6 +254,9 @@ class Case:
     # O(1) in n (views, no-copy conversions): kept out of the large geomean.
     # A bool, or a function (n, device) -> bool.
     constant_time: bool | Callable[[int, str], bool] = False
+    # an ocean_ext feature (byte-swapped data, index objects, complex32): its
+    # ratios are summarised apart from the standard operations' targets
+    ext: bool = False
 
     def is_constant_time(self, n: int, device: str) -> bool:
         ct = self.constant_time
@@ -269,6 +272,7 @@ def case(
     doc: str = "",
     libraries: Iterable[str] | None = None,
     constant_time: bool | Callable[[int, str], bool] = False,
+    ext: bool = False,
 ) -> Callable[[Setup], Setup]:
     """Register a benchmark case (see the module docstring)."""
 
@@ -276,7 +280,7 @@ def case(
         if name in CASES:
             raise ValueError(f"benchmark case {name!r} registered twice")
         libs = tuple(libraries) if libraries is not None else None
-        CASES[name] = Case(name, setup, doc, libs, constant_time)
+        CASES[name] = Case(name, setup, doc, libs, constant_time, ext)
         return setup
 
     return register
@@ -435,7 +439,7 @@ def _swapped_case(name: str, doc: str, stmt: str, func: str | None = None) -> No
             names["f"] = getattr(lib.xp, func)
         return Timed(stmt, **names)
 
-    case(name, doc=doc, libraries=("numpy", "strict", "ocean"))(setup)
+    case(name, doc=doc, libraries=("numpy", "strict", "ocean"), ext=True)(setup)
 
 
 _swapped_case("bswap_add", "x + y, both byte-swapped float64", "x + y")
@@ -493,11 +497,13 @@ def _index_case(
         f"{name}_reindex",
         doc=f"re-index with key ({INDEX_USES} uses): {doc}",
         libraries=libs,
+        ext=True,
     )(setup(False))
     case(
         f"{name}_bound",
         doc=f"bound index ({INDEX_USES} uses incl. bind): {doc}",
         libraries=libs,
+        ext=True,
     )(setup(True))
 
 
@@ -571,7 +577,7 @@ def _c32_case(name: str, doc: str, stmt: str, func: str | None = None) -> None:
             names["f"] = getattr(lib.xp, func)
         return Timed(stmt, **names)
 
-    case(name, doc=doc, libraries=("numpy", "strict", "ocean"))(setup)
+    case(name, doc=doc, libraries=("numpy", "strict", "ocean"), ext=True)(setup)
 
 
 _c32_case("c32_multiply", "x * y: complex32 (ocean) vs complex64 (NumPy)", "x * y")
@@ -821,12 +827,16 @@ def summarize(
         "views_ns": {},
     }
     for lib in libs[1:]:
-        groups: dict[str, list[float]] = {"small": [], "large": [], "large_all": []}
+        groups: dict[str, list[float]] = {
+            "small": [], "large": [], "large_all": [], "ext": []
+        }  # fmt: skip
         for c, n, cells in results:
             r = _ratio(cells, lib.key, base.key)
             if r is None:
                 continue
-            if n < SMALL_LIMIT:
+            if c.ext:
+                groups["ext"].append(r)
+            elif n < SMALL_LIMIT:
                 groups["small"].append(r)
             else:
                 groups["large_all"].append(r)
@@ -861,6 +871,11 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
             f"  {'':<36} large (n >= {SMALL_LIMIT:,}), O(n) ops: {show('large')}; "
             f"all ops incl. O(1) views: {show('large_all')}"
         )
+        if g["ext"]["count"]:
+            print(
+                f"  {'':<36} ocean_ext cases (byte order, index objects, "
+                f"complex32; not in the above): {show('ext')}"
+            )
     if summary["views_ns"]:
         print(f"Views (absolute {summary['stat']} times):")
         for name, by_size in summary["views_ns"].items():
