@@ -32,13 +32,16 @@ Design
 
 Status
 ------
-NOT RUN ON HARDWARE.  Everything in the table has been exercised on the CPU
-only, with NumPy standing in for CuPy (``tests/backends/test_cuda_backend.py``):
-entry names, conventions and corrections.  Untested until a GPU run: the real
-CuPy calls (signature differences between CuPy and NumPy, e.g. ``unique``'s
-``equal_nan``, ``concatenate``'s ``dtype``, ``linalg.solve`` broadcasting,
-``from_dlpack``'s ``copy``), the device switching with several GPUs, stream
-handling, DLPack exchange and the complex32 kernels of ``_halfprec_kernels``.
+NOT RUN ON HARDWARE.  The table runs in CI on the simulated GPUs of
+``tests/simcupy.py`` (CuPy's rules over NumPy's arithmetic: host data refused,
+a current device, wrapped out-of-range indices, unbuffered overlapping
+writes): the whole test suite with its device-generic tests, ``tests/test_cuda.py``
+and the official array-api-tests with ``cuda:0`` as the default device.  What
+that cannot show, and a GPU run must: CuPy's own numerics and signature
+differences (``unique``'s ``equal_nan``, ``linalg.solve`` broadcasting,
+``from_dlpack``'s ``copy``), real streams and peer access between GPUs, the
+fused complex32 kernels of ``_halfprec_kernels`` (they compile with nvcc), and
+speed against CuPy (``benchmarks/bench.py --device cuda:0``).
 """
 
 from ._backend import backend

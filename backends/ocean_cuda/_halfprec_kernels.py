@@ -9,8 +9,10 @@ the broadcasting, strides and launch configuration.  float16 needs nothing of
 ours on CUDA: CuPy's own float16 ufuncs compute in float registers.
 
 Status: these sources compile with ``nvcc`` (``tests/ext/test_complex32.py``
-builds :func:`compile_check_source`), but they have NOT been run on a GPU:
-the CUDA backend that will call :func:`cuda_ops` is not built yet.
+builds :func:`compile_check_source`), but they have NOT been run on a GPU.
+The CUDA backend installs :func:`cuda_ops` over the portable complex32 entries
+of ``_halfprec_portable`` (which work everywhere, through complex64), and a
+``gpu``-marked test compares the two bit for bit on hardware.
 
 Nothing here imports CuPy at import time (``import ocean_array_api`` must
 never import CuPy); :func:`kernels` and :func:`cuda_ops` import it when called.
