@@ -144,14 +144,34 @@ def _ocean_library(device: str) -> Library:
     return Library("ocean", "ocean_array_api", xp, from_numpy, sync, ver)
 
 
+# With --simulate-cuda: the test suite's simulated CuPy (tests/simcupy.py).
+_SIMULATED_CUPY: Any = None
+
+
+def _simulate_cuda() -> None:
+    """Register the simulated GPUs of the test suite (a smoke run of the CUDA
+    mode on a machine without one: the figures mean nothing)."""
+    global _SIMULATED_CUPY
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from tests import sim_cuda, simcupy
+
+    sim_cuda.install()
+    _SIMULATED_CUPY = simcupy.xp
+
+
 def _cupy_library(device: str) -> Library:
     kind, _, idx = device.partition(":")
     if kind != "cuda":
         raise Unavailable("CuPy runs on CUDA devices only")
-    try:
-        import cupy as cp
-    except ImportError as exc:
-        raise Unavailable(f"CuPy is not installed ({exc})") from None
+    if _SIMULATED_CUPY is not None:
+        cp = _SIMULATED_CUPY
+    else:
+        try:
+            import cupy as cp
+        except ImportError as exc:
+            raise Unavailable(f"CuPy is not installed ({exc})") from None
     try:
         count = cp.cuda.runtime.getDeviceCount()
     except Exception as exc:
@@ -166,7 +186,8 @@ def _cupy_library(device: str) -> Library:
         with cp.cuda.Device(index):
             return cp.asarray(a)
 
-    return Library("cupy", "CuPy", cp, from_numpy, stream.synchronize, cp.__version__)
+    version = getattr(cp, "__version__", "(simulated)")
+    return Library("cupy", "CuPy", cp, from_numpy, stream.synchronize, version)
 
 
 # key -> factory(device) -> Library.  The first library of a run is the baseline.
@@ -373,9 +394,12 @@ def _(lib: Library, n: int, inp: Inputs) -> Timed:
     return Timed("f(x, t)", f=xp.astype, x=lib.from_numpy(inp.x), t=xp.float32)
 
 
-case("sort", doc="xp.sort(x, stable=True) (the standard's default)")(
-    _unary_call("sort", stable=True)
-)
+@case("sort", doc="xp.sort(x, stable=True) (the standard's default)")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    x = lib.from_numpy(inp.x)
+    if lib.key == "cupy":  # CuPy's sort is always stable and has no `stable`
+        return Timed("f(x)", f=lib.xp.sort, x=x)
+    return Timed("f(x, stable=True)", f=lib.xp.sort, x=x)
 
 
 @case("concat", doc="xp.concat([x, y])")
@@ -492,7 +516,7 @@ def _index_case(
 
         return make
 
-    libs = ("numpy", "strict", "ocean")
+    libs = ("numpy", "strict", "cupy", "ocean")
     case(
         f"{name}_reindex",
         doc=f"re-index with key ({INDEX_USES} uses): {doc}",
@@ -542,9 +566,9 @@ _index_case(
 
 # --- cases: complex32 (ocean_ext, issue 5) -------------------------------------------
 # The same values (float16-representable real and imaginary parts) as
-# ocean_ext.complex32 for ocean and as complex64 for NumPy, the baseline: the
-# targets are at most 0.7x NumPy's time for multiply, add and abs, 1.0x for sum
-# and exp.  array-api-strict has no complex32 (n/a).
+# ocean_ext.complex32 for ocean and as complex64 for NumPy or CuPy, the
+# baseline: the targets are at most 0.7x its time for multiply, add and abs,
+# 1.0x for sum and exp.  array-api-strict has no complex32 (n/a).
 def _c32_operand(lib: Library, inp: Inputs, name: str) -> Any:
     other = "y" if name == "x" else "x"
     z = inp._get(
@@ -558,8 +582,8 @@ def _c32_operand(lib: Library, inp: Inputs, name: str) -> Any:
             .view(np.complex64)
         ),
     )
-    if lib.key == "numpy":
-        return z
+    if lib.key in ("numpy", "cupy"):  # the baselines: complex64
+        return lib.from_numpy(z)
     if lib.key != "ocean":
         raise NotApplicable("complex32 is an ocean_ext dtype")
     import ocean_ext
@@ -577,7 +601,7 @@ def _c32_case(name: str, doc: str, stmt: str, func: str | None = None) -> None:
             names["f"] = getattr(lib.xp, func)
         return Timed(stmt, **names)
 
-    case(name, doc=doc, libraries=("numpy", "strict", "ocean"), ext=True)(setup)
+    case(name, doc=doc, libraries=("numpy", "strict", "cupy", "ocean"), ext=True)(setup)
 
 
 _c32_case("c32_multiply", "x * y: complex32 (ocean) vs complex64 (NumPy)", "x * y")
@@ -966,7 +990,15 @@ def main(argv: list[str] | None = None) -> int:
         help="figure reported per cell: the median (default) or the fastest sample",
     )
     p.add_argument("--list", action="store_true", help="list the cases and exit")
+    p.add_argument(
+        "--simulate-cuda",
+        action="store_true",
+        help="with --device cuda:N and no GPU: run on the test suite's simulated "
+        "CuPy (a smoke run of the CUDA mode; the figures mean nothing)",
+    )
     args = p.parse_args(argv)
+    if args.simulate_cuda:
+        _simulate_cuda()
 
     if args.list:
         for c in CASES.values():

@@ -193,6 +193,23 @@ class SimArray(np.ndarray):
                 return
         np.ndarray.__setitem__(self.view(np.ndarray), key, value)
 
+    # NumPy methods that would hand back base-class arrays or scalars; CuPy's
+    # give device arrays
+    def nonzero(self) -> tuple[SimArray, ...]:  # type: ignore[override]
+        return _device_method(self, np.ndarray.nonzero)  # type: ignore[no-any-return]
+
+    def argmax(self, *args: Any, **kwargs: Any) -> SimArray:  # type: ignore[override]
+        return _device_method(self, np.ndarray.argmax, *args, **kwargs)  # type: ignore[no-any-return]
+
+    def argmin(self, *args: Any, **kwargs: Any) -> SimArray:  # type: ignore[override]
+        return _device_method(self, np.ndarray.argmin, *args, **kwargs)  # type: ignore[no-any-return]
+
+    def trace(self, *args: Any, **kwargs: Any) -> SimArray:  # type: ignore[override]
+        return _device_method(self, np.ndarray.trace, *args, **kwargs)  # type: ignore[no-any-return]
+
+    def searchsorted(self, *args: Any, **kwargs: Any) -> SimArray:  # type: ignore[override]
+        return _device_method(self, np.ndarray.searchsorted, *args, **kwargs)  # type: ignore[no-any-return]
+
     def take(self, indices: Any, axis: Any = None, out: Any = None) -> SimArray:  # type: ignore[override]
         return _SimCupy.take(self, indices, axis)
 
@@ -249,6 +266,14 @@ def _racy_write(base: np.ndarray, key: Any, value: np.ndarray) -> None:
         raise NotImplementedError(msg)
     for idx in np.ndindex(dst.shape):
         dst[idx] = src[idx]
+
+
+def _device_method(self: SimArray, method: Any, *args: Any, **kwargs: Any) -> Any:
+    """A NumPy method on the array's values, its results as device arrays."""
+    _check_device(self)
+    args = tuple(_unwrap(a) for a in args)
+    kwargs = {k: _unwrap(v) for k, v in kwargs.items()}
+    return _wrap(method(self.view(np.ndarray), *args, **kwargs))
 
 
 def _check_device(a: SimArray) -> None:

@@ -251,9 +251,7 @@ def test_filled_creation():
         a = func((2, 3), dtype=complex32)
         assert a.dtype == complex32
         assert a.shape == (2, 3)
-        np.testing.assert_array_equal(
-            to_np(a), np.full((2, 3), value, np.complex64)
-        )
+        np.testing.assert_array_equal(to_np(a), np.full((2, 3), value, np.complex64))
     assert xp.empty(4, dtype=complex32).dtype == complex32
     f = xp.full((2,), 1.5 - 2j, dtype=complex32)
     np.testing.assert_array_equal(to_np(f), [1.5 - 2j] * 2)
@@ -806,18 +804,14 @@ def test_manipulation_and_where():
     w = xp.asarray([[0.5, 1j]], dtype=xp.complex64)
     c = xp.concat([z, w])
     assert c.dtype == xp.complex64
-    np.testing.assert_array_equal(
-        to_np(c), np.concatenate([to_np(z), to_np(w)])
-    )
+    np.testing.assert_array_equal(to_np(c), np.concatenate([to_np(z), to_np(w)]))
     s = xp.stack([z[0], xp.asarray([1.0, 2.0], dtype=float16)])
     assert s.dtype == complex32
     np.testing.assert_array_equal(to_np(s), [[1 + 1j, 2], [1, 2]])
     cond = xp.asarray([[True, False], [False, True]])
     got = xp.where(cond, z, 0.5j)
     assert got.dtype == complex32
-    np.testing.assert_array_equal(
-        to_np(got), np.where(to_np(cond), to_np(z), 0.5j)
-    )
+    np.testing.assert_array_equal(to_np(got), np.where(to_np(cond), to_np(z), 0.5j))
     got = xp.where(cond, z, w)
     assert got.dtype == xp.complex64
     for res in (xp.reshape(z, (4,)), xp.flip(z), xp.roll(z, 1), xp.permute_dims(z, (1, 0)),
@@ -912,8 +906,7 @@ def test_every_level_of_loops_agrees():
         try:
             with np.errstate(all="ignore"):
                 results.append(
-                    [to_np(f(z)) for f in funcs]
-                    + [to_np(f(h)) for f in half_funcs]
+                    [to_np(f(z)) for f in funcs] + [to_np(f(h)) for f in half_funcs]
                 )
         finally:
             cpu_halfprec.set_simd(previous)

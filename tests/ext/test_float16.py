@@ -92,15 +92,9 @@ def test_creation():
     np.testing.assert_array_equal(
         to_np(xp.ones((2, 2), dtype=float16)), np.ones((2, 2), F16)
     )
-    np.testing.assert_array_equal(
-        to_np(xp.zeros(3, dtype=float16)), np.zeros(3, F16)
-    )
-    np.testing.assert_array_equal(
-        to_np(xp.full(2, 2.5, dtype=float16)), [2.5, 2.5]
-    )
-    np.testing.assert_array_equal(
-        to_np(xp.eye(2, dtype=float16)), np.eye(2, dtype=F16)
-    )
+    np.testing.assert_array_equal(to_np(xp.zeros(3, dtype=float16)), np.zeros(3, F16))
+    np.testing.assert_array_equal(to_np(xp.full(2, 2.5, dtype=float16)), [2.5, 2.5])
+    np.testing.assert_array_equal(to_np(xp.eye(2, dtype=float16)), np.eye(2, dtype=F16))
     np.testing.assert_array_equal(
         to_np(xp.linspace(0, 1, 11, dtype=float16)),
         np.linspace(0, 1, 11).astype(F16),
@@ -220,12 +214,8 @@ def test_arithmetic_is_float32_rounded(loops, name, data, how):
 def test_scalar_operands(loops, scalar, data):
     with np.errstate(all="ignore"):
         s = np.float32(np.float16(scalar))
-        same_bits(
-            to_np(f16(data) * scalar), (data.astype(np.float32) * s).astype(F16)
-        )
-        same_bits(
-            to_np(scalar - f16(data)), (s - data.astype(np.float32)).astype(F16)
-        )
+        same_bits(to_np(f16(data) * scalar), (data.astype(np.float32) * s).astype(F16))
+        same_bits(to_np(scalar - f16(data)), (s - data.astype(np.float32)).astype(F16))
 
 
 @fixture_ok
@@ -274,9 +264,7 @@ def test_other_elementwise_functions(name, data):
 def test_ordering_functions_work():
     a, b = f16([3, -1, np.nan]), f16([1, 1, 1])
     np.testing.assert_array_equal(to_np(xp.maximum(a, b)), [3, 1, np.nan])
-    np.testing.assert_array_equal(
-        to_np(xp.atan2(a, b)), np.arctan2(to_np(a), to_np(b))
-    )
+    np.testing.assert_array_equal(to_np(xp.atan2(a, b)), np.arctan2(to_np(a), to_np(b)))
     assert xp.floor(f16([1.5])).dtype == float16
     with pytest.raises(TypeError):
         xp.imag(a)
