@@ -707,9 +707,20 @@ def test_reductions(loops, name, data, axis, keepdims):
     # Real and imaginary parts apart: assert_allclose mishandles a complex
     # infinity (an overflowed prod gives inf + 0j against inf - 6e-8j).
     got_c, want_c = to_np(got), round_c64(want)
+    # Where the result overflows float16, a part that is mathematically zero
+    # can hold rounding noise of order |z| * 1e-16 (a prod of 72 values of
+    # 3+3j has |z| ~ 1e45: NumPy's imaginary part rounds to -inf, ours to 0).
+    # There both must overflow; elsewhere each part is checked.
+    over = np.isinf(want_c.real) | np.isinf(want_c.imag)
+    got_over = np.isinf(got_c.real) | np.isinf(got_c.imag)
+    np.testing.assert_array_equal(got_over[over], True)
     for part in (np.real, np.imag):
         np.testing.assert_allclose(
-            part(got_c), part(want_c), rtol=2.0**-9, atol=2.0**-13, equal_nan=True
+            part(got_c)[~over],
+            part(want_c)[~over],
+            rtol=2.0**-9,
+            atol=2.0**-13,
+            equal_nan=True,
         )
 
 
