@@ -179,6 +179,10 @@ def _full_shape(x: Any, res: Array, keepdims: bool) -> Array:
     return xp.reshape(res, (1,) * x.ndim) if keepdims else res
 
 
+# accumulators of products (see _accumulating)
+_WIDER = {xp.float32: xp.float64, xp.complex64: xp.complex128}
+
+
 def _accumulating(name: str) -> Callable[..., Any]:
     f = getattr(xp, name)
     op = "add" if name == "sum" else "multiply"
@@ -193,34 +197,41 @@ def _accumulating(name: str) -> Callable[..., Any]:
         axes = _axes(x, axis, where)
         dev = x.device
         rdt = f(xp.zeros((1,), dtype=x.dtype, device=dev), dtype=dtype).dtype
-        fill0 = xp.astype(fill_array(x.fill_value, x.dtype, dev), rdt)
+        # Note: a product of the stored values times fill**missing can
+        # overflow in one factor where the dense product, in its order, meets
+        # a zero first (0 * inf = NaN against 0).  Single-precision products
+        # are accumulated in double precision, which removes that for every
+        # size a float32 product can reach without overflowing anyway.
+        adt = _WIDER.get(rdt, rdt) if name == "prod" else rdt
+        fill0 = xp.astype(fill_array(x.fill_value, x.dtype, dev), adt)
         n_red = _size(tuple(x.shape[a] for a in axes))
         if len(axes) == x.ndim:
             _, data = x._unsorted()
-            vals = xp.astype(wrap(data, x.dtype, dev), rdt, copy=False)
+            vals = xp.astype(wrap(data, x.dtype, dev), adt, copy=False)
             total = f(vals)
             missing = n_red - int(data.shape[0])
             if name == "sum":
                 if x.fill_value != 0:
                     total = xp.add(total, xp.multiply(fill0, missing))
             else:
-                total = xp.multiply(total, xp.pow(fill0, missing))
+                total = xp.astype(xp.multiply(total, xp.pow(fill0, missing)), rdt)
             return _full_shape(x, total, keepdims)
         segs = _Segments(x, axes, keepdims)
-        vals = xp.astype(wrap(segs.data, x.dtype, dev), rdt, copy=False)
+        vals = xp.astype(wrap(segs.data, x.dtype, dev), adt, copy=False)
         fill_is_identity = x.fill_value == (0 if name == "sum" else 1)
         red = segs.reduce(
             op, vals._data, 0 if name == "sum" else 1, not fill_is_identity
         )
-        out = wrap(red, rdt, dev)
+        out = wrap(red, adt, dev)
         if name == "sum":
             rfill = xp.multiply(fill0, n_red)
             if not fill_is_identity:
-                out = xp.add(out, xp.multiply(fill0, _missing(segs, n_red, rdt, dev)))
+                out = xp.add(out, xp.multiply(fill0, _missing(segs, n_red, adt, dev)))
         else:
-            rfill = xp.pow(fill0, n_red)
+            rfill = xp.astype(xp.pow(fill0, n_red), rdt)
             if not fill_is_identity:
-                out = xp.multiply(out, xp.pow(fill0, _missing(segs, n_red, rdt, dev)))
+                out = xp.multiply(out, xp.pow(fill0, _missing(segs, n_red, adt, dev)))
+            out = xp.astype(out, rdt)
         return _result(x, segs, rdt, out, to_scalar(rfill))
 
     func.__name__ = func.__qualname__ = name
