@@ -156,9 +156,9 @@ def asarray(
         except OverflowError:
             raise
         except (ValueError, TypeError) as exc:
-            nested = _nested_arrays(obj)
-            if nested:  # a sequence of our arrays on a non-CPU device
-                return _asarray_of_nested(obj, nested, dt, device, where)
+            devices = _nested_devices(obj)
+            if devices:  # a sequence of our arrays on a non-CPU device
+                return _asarray_of_nested(obj, devices, dt, device, where)
             msg = f"{where}: cannot convert `obj` to an array: {exc}"
             raise (TypeError if isinstance(exc, TypeError) else ValueError)(
                 msg
@@ -215,21 +215,22 @@ def asarray(
     return _wrap(backend.from_host(np.asarray(host), dev._index), target, dev)
 
 
-def _nested_arrays(obj: Any) -> list[Array]:
-    """The Arrays inside a nested list/tuple (empty for plain Python data)."""
-    found: list[Array] = []
+def _nested_devices(obj: Any) -> set[Device]:
+    """The devices of the Arrays inside a nested list/tuple (empty for plain
+    Python data)."""
+    found: set[Device] = set()
     stack = [obj]
     while stack:
         o = stack.pop()
         if o.__class__ is Array:
-            found.append(o)
+            found.add(o._device)
         elif o.__class__ is list or o.__class__ is tuple:
             stack.extend(o)
     return found
 
 
 def _asarray_of_nested(
-    obj: Any, nested: list[Array], dt: DType | None, device: Any, where: str
+    obj: Any, devices: set[Device], dt: DType | None, device: Any, where: str
 ) -> Array:
     """``asarray`` of a nested sequence holding Arrays (e.g. 0-d results).
 
@@ -238,7 +239,6 @@ def _asarray_of_nested(
     once.  NumPy and CuPy accept such sequences; the CPU path gets here only
     through ``Array.__array__``, which refuses non-CPU arrays.
     """
-    devices = {a._device for a in nested}
     if device is None:
         if len(devices) > 1:
             names = ", ".join(sorted(str(d) for d in devices))

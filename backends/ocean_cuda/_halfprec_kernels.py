@@ -20,7 +20,6 @@ never import CuPy); :func:`kernels` and :func:`cuda_ops` import it when called.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -252,6 +251,8 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
     with the conventions of ``ocean_cpu._halfprec`` (imports CuPy)."""
     import cupy
 
+    from ._halfprec_portable import reduced_count
+
     k = kernels()
     f16 = cupy.dtype(cupy.float16)
 
@@ -265,14 +266,7 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
         return reduce
 
     def mean(x: Any, axis: Any, keepdims: bool) -> Any:
-        axes = (
-            range(x.ndim)
-            if axis is None
-            else (axis,)
-            if isinstance(axis, int)
-            else axis
-        )
-        count = math.prod([x.shape[a] for a in axes])
+        count = reduced_count(x.shape, axis)
         return reduction("ocean_c32_sum")(x, axis, keepdims) / count
 
     def from_c32(x: Any, dtype: Any) -> Any:

@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ELEMENTWISE", "portable_ops"]
+__all__ = ["ELEMENTWISE", "portable_ops", "reduced_count"]
 
 # complex32 functions computed through complex64, with their operand count
 ELEMENTWISE: dict[str, int] = {
@@ -47,6 +47,16 @@ ELEMENTWISE: dict[str, int] = {
 
 _NEG = 0x80008000  # the sign bits of both parts
 _CONJ = 0x80000000  # the sign bit of the imaginary part
+
+
+def reduced_count(shape: tuple[int, ...], axis: Any) -> int:
+    """How many elements a reduction over ``axis`` (None, an int or a tuple of
+    non-negative ints, as the front end passes them) combines into each result."""
+    if axis is None:
+        return math.prod(shape)
+    if isinstance(axis, int):
+        return shape[axis]
+    return math.prod([shape[a] for a in axis])
 
 
 def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, Any]:
@@ -140,12 +150,7 @@ def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, 
 
     def mean(x: Any, axis: Any, keepdims: bool) -> Any:
         total = xp.sum(up(x).astype(c128), axis=axis, keepdims=keepdims)
-        if axis is None:
-            count = x.size
-        elif isinstance(axis, int):
-            count = x.shape[axis]
-        else:
-            count = math.prod([x.shape[a] for a in axis])
+        count = reduced_count(x.shape, axis)
         return total / count if count else total * xp.nan  # 0 / 0: NaN
 
     def vecdot(a: Any, b: Any, axis: int) -> Any:
