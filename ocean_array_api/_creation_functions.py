@@ -449,8 +449,10 @@ def arange(
         is_int = all(v.__class__ is int for v in (start, stop, step))
         dt = _dt.DEFAULT_INT if is_int else _dt.DEFAULT_FLOAT
     elif dt not in _dt._real_numeric:
-        msg = f"{where}: `dtype` must be a real numeric dtype, got {dt}"
-        raise TypeError(msg)
+        if _ext.PROXY.get(dt) not in _dt._real_numeric:
+            msg = f"{where}: `dtype` must be a real numeric dtype, got {dt}"
+            raise TypeError(msg)
+        return _ext.arange(start, stop, step, dt, _device_arg(device, where))
     dev = _device_arg(device, where)
     return _wrap(dev._ops["arange"](dev._index, start, stop, step, dt._native), dt, dev)
 

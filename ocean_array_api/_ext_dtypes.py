@@ -20,13 +20,18 @@ the promotion path of the elementwise functions (``_resolve``), a failed
 - converts storages with the entries ``"astype.to.<dtype>"`` and
   ``"astype.from.<dtype>"`` (:func:`convert`).
 
+A function with no kernel of the dtype (``cumulative_sum``, ``std``,
+``tensordot``, ``linalg``, ``unique_*``...) runs through :func:`via_proxy`:
+the arrays are widened to the proxy, exactly, the function computes there,
+and its floating results are rounded once.
+
 Some extension dtypes have an *opaque* storage: complex32 elements are stored
 as one ``uint32`` (the two float16 parts), which NumPy and CuPy would read as
-integers.  Functions that would read such a native as numbers without a
-kernel of their own (``all``, ``unique_values``, ``isin``, DLPack export...)
-call :func:`reject_opaque`; a test drives every public function with
-complex32 input to keep it so.  float16's storage is NumPy's float16, which
-those functions read correctly.
+integers.  Functions that would read such a native as numbers must not see
+it: they go through the proxy, read ``x != 0`` (:func:`truth_data`), or
+refuse (DLPack export, :func:`dlpack_check`); a test drives every public
+function with complex32 input to keep it so.  float16's storage is NumPy's
+float16, which those functions read correctly.
 """
 
 from __future__ import annotations
@@ -200,17 +205,6 @@ def finfo(dt: DType) -> Any:
     )
 
 
-def reject_opaque(x: Array, where: str, argname: str = "x") -> None:
-    """TypeError if ``x``'s storage is opaque (a function with no kernel for it)."""
-    dt = x._dtype
-    if dt in OPAQUE:
-        msg = (
-            f"{where}: `{argname}` has dtype {dt} (an ocean_ext dtype), which this "
-            f"function does not support; use astype({argname}, {PROXY[dt]}) first"
-        )
-        raise TypeError(msg)
-
-
 # --- elementwise functions ------------------------------------------------------
 def resolve(where: str, x1: Any, x2: Any) -> tuple[Any, Any, DType, Any]:
     """``_resolve`` when an extension dtype takes part: natives in the storage
@@ -322,20 +316,32 @@ def accumulate(name: str, x: Array, axis: Any, dtype: Any, keepdims: Any) -> Arr
     """``sum``/``prod`` of an extension-dtype array (accumulated in float32 or
     wider by the backend, rounded once to the result dtype)."""
     where = f"{name}()"
-    xdt = x._dtype
-    check_kind(where, "x", _dt._numeric, xdt)
-    if dtype is None:
-        rdt = xdt
-    else:
-        rdt = _dt.check_dtype_arg(dtype, where)
-        rank = _KIND_RANK.get(rdt._kind, 0)
-        if (rdt._standard and rdt not in _dt._numeric) or rank < _KIND_RANK[xdt._kind]:
-            msg = (
-                f"{where}: `dtype` {rdt} cannot hold the result for input of dtype "
-                f"{xdt}; pass a floating-point dtype of the same or a wider kind"
-            )
-            raise TypeError(msg)
+    rdt = accumulation_dtype(x._dtype, dtype, where)
     return _reduce(name, x, axis, keepdims, rdt, where)
+
+
+def accumulation_dtype(xdt: DType, dtype: Any, where: str) -> DType:
+    """The result dtype of ``sum``/``prod``/``cumulative_*`` where ``x`` or
+    ``dtype`` is an extension dtype (TypeError naming both if it cannot hold
+    the result)."""
+    if xdt._standard:
+        if xdt not in _dt._numeric:
+            dtype_error(where, "x", _dt._numeric, xdt)
+    else:
+        check_kind(where, "x", _dt._numeric, xdt)
+    if dtype is None:
+        return xdt
+    rdt = _dt.check_dtype_arg(dtype, where)
+    rank = _KIND_RANK.get(rdt._kind, 0)
+    if (rdt._standard and rdt not in _dt._numeric) or rank < _KIND_RANK.get(
+        xdt._kind, 1
+    ):
+        msg = (
+            f"{where}: `dtype` {rdt} cannot hold the result for input of dtype "
+            f"{xdt}; pass a numeric dtype of the same or a wider kind"
+        )
+        raise TypeError(msg)
+    return rdt
 
 
 def mean(x: Array, axis: Any, keepdims: Any) -> Array:
@@ -440,6 +446,128 @@ def from_proxy(dev: Any, res: Any, dt: DType) -> Any:
     if res.dtype == dt._native:
         return res
     return convert(dev, res, _dt.from_native(res.dtype), dt)  # type: ignore[arg-type]
+
+
+# --- functions without extension-dtype kernels: through the proxy -----------------
+def _narrowing(target: DType) -> dict[DType, DType]:
+    """Result dtypes of a call computed in ``PROXY[target]`` -> the dtypes the
+    call has for ``target`` (float32 -> float16, complex64 -> complex32)."""
+    proxy = PROXY[target]
+    out = {proxy: target}
+    real = _dt.REAL_OF.get(proxy)
+    if real is not None:
+        out[real] = _dt.REAL_OF[target]
+    cplx = _dt.COMPLEX_OF.get(proxy)
+    if cplx is not None:
+        out[cplx] = _dt.COMPLEX_OF[target]
+    return out
+
+
+def _widen(x: Array, where: str) -> Array:
+    """``x`` as its proxy (exact: every float16/complex32 value is a
+    float32/complex64 value)."""
+    dt = x._dtype
+    proxy = PROXY[dt]
+    dev = x._device
+    return _wrap(convert(dev, x._data, dt, proxy, where), proxy, dev)
+
+
+def via_proxy(
+    func: Callable[..., Any],
+    where: str,
+    allowed: set[DType],
+    args: dict[str, Any],
+    kwargs: dict[str, Any] | None = None,
+    joined: tuple[str, ...] = (),
+) -> Any:
+    """Run front-end ``func`` where some argument has an extension dtype and no
+    kernel of that dtype exists: the extension-dtype arrays are widened to
+    their proxies (exactly), ``func`` computes in the proxy's precision, and
+    its floating results are rounded once to the extension dtype the call
+    promotes to.
+
+    ``args``: the positional arguments by name (arrays among them take part
+    in the promotion); ``kwargs``: the keyword arguments, of which the arrays
+    named in ``joined`` take part in the promotion too (``diff``'s
+    ``prepend``); a ``dtype`` keyword that is an extension dtype becomes its
+    proxy, and names the result dtype.  Each extension-dtype array must pass
+    ``allowed`` as its proxy; otherwise the error is the one its proxy gets,
+    naming the extension dtype.  Results that are not arrays of the proxy's
+    floating dtypes (indices, counts, bools) are returned as they are.
+    """
+    kwargs = {} if kwargs is None else dict(kwargs)
+    target = None
+    call_args = []
+    for name, value in args.items():
+        if value.__class__ is Array:
+            dt = value._dtype
+            if not dt._standard:
+                check_kind(where, name, allowed, dt)
+                value = _widen(value, where)
+            target = dt if target is None else promote(target, dt, where)
+        call_args.append(value)
+    for name, value in kwargs.items():
+        if value.__class__ is Array:
+            dt = value._dtype
+            if not dt._standard:
+                check_kind(where, name, allowed, dt)
+                kwargs[name] = _widen(value, where)
+            if name in joined:
+                target = dt if target is None else promote(target, dt, where)
+    dtype = kwargs.get("dtype")
+    if dtype is not None:
+        if dtype.__class__ is DType:
+            _check_result_kind(where, dtype, args)
+            if not dtype._standard:
+                kwargs["dtype"] = PROXY[dtype]
+            target = dtype
+        else:  # not a dtype: func reports it
+            target = None
+    res = func(*call_args, **kwargs)
+    if target is None or target._standard:
+        return res
+    return _narrow_results(res, _narrowing(target), where)
+
+
+def _check_result_kind(where: str, dtype: DType, args: dict[str, Any]) -> None:
+    """TypeError if a ``dtype=`` result cannot hold the values of the inputs
+    (complex input, real ``dtype``), naming the dtypes the caller passed
+    (checked here, before the inputs are widened to their proxies)."""
+    rank = _KIND_RANK.get(dtype._kind, 1)
+    for x in args.values():
+        if x.__class__ is Array and _KIND_RANK.get(x._dtype._kind, 1) > rank:
+            msg = (
+                f"{where}: `dtype` {dtype} cannot hold the result for input of "
+                f"dtype {x._dtype}; pass a dtype of the same or a wider kind"
+            )
+            raise TypeError(msg)
+
+
+def _narrow_results(res: Any, narrowing: dict[DType, DType], where: str) -> Any:
+    if res.__class__ is Array:
+        dt = narrowing.get(res._dtype)
+        if dt is None:
+            return res
+        dev = res._device
+        return _wrap(convert(dev, res._data, res._dtype, dt, where), dt, dev)
+    if isinstance(res, tuple):
+        items = [_narrow_results(r, narrowing, where) for r in res]
+        return res.__class__(*items) if hasattr(res, "_fields") else tuple(items)
+    if isinstance(res, list):
+        return [_narrow_results(r, narrowing, where) for r in res]
+    return res
+
+
+def truth_data(x: Array, where: str) -> Any:
+    """What ``all``, ``any``, ``count_nonzero`` and ``nonzero`` read for an
+    extension-dtype ``x``: its data where the backend reads the storage as
+    numbers (float16), else the bools ``x != 0`` (one fused pass)."""
+    dt = x._dtype
+    if dt not in OPAQUE:
+        return x._data
+    dev = x._device
+    zero = scalar_native(dev, 0, dt, where)
+    return _native(kernel(dev, "not_equal", dt, where)(x._data, zero), dev)
 
 
 # --- creation, conversion ----------------------------------------------------------
@@ -549,6 +677,14 @@ def linspace(
     wide = _WIDE[dt._kind]
     res = dev._ops["linspace"](dev._index, start, stop, num, wide._native, endpoint)
     return _wrap(convert(dev, res, wide, dt, where), dt, dev)
+
+
+def arange(start: Any, stop: Any, step: Any, dt: DType, dev: Any) -> Array:
+    """``arange`` with a real extension dtype: each value computed in float64
+    and rounded once."""
+    wide = _WIDE[dt._kind]
+    res = dev._ops["arange"](dev._index, start, stop, step, wide._native)
+    return _wrap(convert(dev, res, wide, dt, "arange()"), dt, dev)
 
 
 def convert_all(arrays: Any, dt: DType, dev: Any, where: str) -> list[Any]:

@@ -94,9 +94,9 @@ def count_nonzero(
     """
     if x.__class__ is not Array:
         type_error("count_nonzero()", "x", "an array", x)
-    if not x._dtype._standard:
-        _ext.reject_opaque(x, "count_nonzero()")  # complex32: no kernel here
     data = x._data
+    if not x._dtype._standard:
+        data = _ext.truth_data(x, "count_nonzero()")  # complex32: x != 0
     if axis is not None:
         axis = reduction_axes(axis, data.ndim, "count_nonzero()")
     if keepdims is not False and keepdims is not True:
@@ -119,9 +119,9 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     """
     if x.__class__ is not Array:
         type_error("nonzero()", "x", "an array", x)
-    if not x._dtype._standard:
-        _ext.reject_opaque(x, "nonzero()")  # complex32: no kernel here
     data = x._data
+    if not x._dtype._standard:
+        data = _ext.truth_data(x, "nonzero()")  # complex32: x != 0
     if data.ndim == 0:
         msg = (
             "nonzero(): `x` must have at least one dimension, got a 0-dimensional array"

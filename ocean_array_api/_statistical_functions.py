@@ -252,6 +252,9 @@ def _spread(name: str, summary: str) -> Callable[..., Array]:
             type_error(where, "x", "an array", x)
         dt = x._dtype
         if dt not in allowed:
+            if not dt._standard:  # float16: two passes in float32, rounded once
+                kwargs = {"axis": axis, "correction": correction, "keepdims": keepdims}
+                return _ext.via_proxy(func, where, allowed, {"x": x}, kwargs)  # type: ignore[no-any-return]
             dtype_error(where, "x", allowed, dt)
         data = x._data
         if axis is not None:
@@ -295,6 +298,12 @@ def _cumulative(name: str, summary: str, identity: str) -> Callable[..., Array]:
     ) -> Array:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
+        if not x._dtype._standard or (dtype.__class__ is DType and not dtype._standard):
+            # an ocean_ext dtype: accumulated in float32/complex64, each
+            # partial result rounded once
+            _ext.accumulation_dtype(x._dtype, dtype, where)
+            kwargs = {"axis": axis, "dtype": dtype, "include_initial": include_initial}
+            return _ext.via_proxy(func, where, _dt._numeric, {"x": x}, kwargs)  # type: ignore[no-any-return]
         rdt = _accumulation_dtype(x, dtype, where)
         data = x._data
         ndim = data.ndim

@@ -35,9 +35,9 @@ def _truth_reduction(name: str, summary: str) -> Callable[..., Array]:
     ) -> Array:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
-        if not x._dtype._standard:
-            _ext.reject_opaque(x, where)  # complex32: no kernel here
         data = x._data
+        if not x._dtype._standard:
+            data = _ext.truth_data(x, where)  # complex32: x != 0
         if axis is not None:
             axis = reduction_axes(axis, data.ndim, where)
         if keepdims is not False and keepdims is not True:
@@ -119,6 +119,8 @@ def diff(
         type_error(where, "x", "an array", x)
     dt = x._dtype
     if dt not in _dt._numeric:
+        if not dt._standard:
+            return _diff_via_proxy(x, axis, n, prepend, append)
         dtype_error(where, "x", _dt._numeric, dt)
     data = x._data
     ndim = data.ndim
@@ -132,6 +134,10 @@ def diff(
         msg = f"{where}: `n` must not be negative, got {n}"
         raise ValueError(msg)
     pre = app = None
+    if (prepend.__class__ is Array and not prepend._dtype._standard) or (
+        append.__class__ is Array and not append._dtype._standard
+    ):
+        return _diff_via_proxy(x, axis, n, prepend, append)
     if prepend is not None:
         pre, dt = _diff_extra(prepend, "prepend", x, axis, dt)
     if append is not None:
@@ -139,3 +145,12 @@ def diff(
     dev = x._device
     res = dev._ops["diff"](data, axis, n, pre, app)
     return _wrap(res, dt, dev)
+
+
+def _diff_via_proxy(x: Array, axis: Any, n: Any, prepend: Any, append: Any) -> Array:
+    """``diff`` with an ocean_ext dtype taking part: the ``n``-th differences
+    of the float32/complex64 values, rounded once to the result dtype."""
+    kwargs = {"axis": axis, "n": n, "prepend": prepend, "append": append}
+    return _ext.via_proxy(  # type: ignore[no-any-return]
+        diff, "diff()", _dt._numeric, {"x": x}, kwargs, ("prepend", "append")
+    )

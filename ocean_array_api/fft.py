@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
@@ -90,9 +91,7 @@ def _check_x(x: Any, where: str, allowed: set[DType]) -> Any:
         if not dt._standard:
             # An ocean_ext dtype: transformed in its proxy's precision
             # (complex64, float32); _finish rounds the result back.
-            from ._ext_dtypes import fft_input
-
-            return fft_input(x, allowed, where)
+            return _ext.fft_input(x, allowed, where)
         if allowed is _complex_floating and dt in _real_floating:
             hint = f"; use astype(x, {_dt.COMPLEX_OF.get(dt, dt)}) first, or the real transform"
         elif allowed is _real_floating and dt in _complex_floating:
@@ -400,7 +399,7 @@ def _freq_args(
         rdt = _dt.DEFAULT_FLOAT
     else:
         rdt = check_dtype_arg(dtype, where)
-        if rdt not in _real_floating:
+        if rdt not in _real_floating and _ext.PROXY.get(rdt) not in _real_floating:
             msg = f"{where}: `dtype` must be a real floating-point dtype, got {rdt}"
             raise TypeError(msg)
     dev = default_device() if device is None else parse_device(device, where)
@@ -424,7 +423,8 @@ def fftfreq(
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.fftfreq()")
-    return _finish(dev._ops["fft.fftfreq"](dev._index, n, d, rdt._native), rdt, dev)
+    native = rdt._native if rdt._standard else _dt.float64._native  # rounded once
+    return _finish(dev._ops["fft.fftfreq"](dev._index, n, d, native), rdt, dev)
 
 
 def rfftfreq(
@@ -444,11 +444,15 @@ def rfftfreq(
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.rfftfreq()")
-    return _finish(dev._ops["fft.rfftfreq"](dev._index, n, d, rdt._native), rdt, dev)
+    native = rdt._native if rdt._standard else _dt.float64._native  # rounded once
+    return _finish(dev._ops["fft.rfftfreq"](dev._index, n, d, native), rdt, dev)
 
 
 def _shift_axes(x: Any, axes: Any, where: str) -> tuple[Any, tuple[int, ...]]:
-    _check_array(x, where, "x", _floating)
+    if x.__class__ is Array and not x._dtype._standard:
+        _ext.check_kind(where, "x", _floating, x._dtype)  # a roll of the storage
+    else:
+        _check_array(x, where, "x", _floating)
     data = x._data
     ndim = data.ndim
     if axes is None:

@@ -18,11 +18,14 @@ See https://data-apis.org/array-api/2025.12/extensions/linear_algebra_functions.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from . import _dtypes as _dt
+from . import _ext_dtypes as _ext
 from ._array_object import Array
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import check_bool, device_error, dtype_error, normalize_axes, type_error
@@ -43,7 +46,6 @@ _floating = _dt._floating
 _real_floating = _dt._real_floating
 _complex_floating = _dt._complex_floating
 _numeric = _dt._numeric
-_all_dtypes = _dt._all
 _inf = float("inf")
 
 
@@ -85,9 +87,50 @@ class SVDResult(NamedTuple):
 
 
 # --- helpers ---------------------------------------------------------------------
-def _matrix(x: Any, where: str, allowed: set[DType], *, square: bool = False) -> Any:
-    """Check ``x`` is an array of ``allowed`` dtype holding (a stack of) matrices."""
-    _check_array(x, where, "x", allowed)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _ext_via_proxy(allowed: set[DType], *argnames: str) -> Callable[[_F], _F]:
+    """Decorator: a call with an ocean_ext dtype (float16, complex32) among its
+    array arguments or as its ``dtype`` computes in the proxy dtype (float32,
+    complex64; there are no half-precision LAPACK routines) and rounds the
+    results once (see ``_ext_dtypes.via_proxy``).  Calls with standard dtypes
+    only pay a loop over the positional arguments."""
+    names = argnames or ("x",)
+
+    def decorate(func: _F) -> _F:
+        where = f"linalg.{func.__name__}()"
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for a in args:
+                if a.__class__ is Array and not a._dtype._standard:
+                    break
+            else:
+                dt = kwargs.get("dtype")
+                if dt.__class__ is not DType or dt._standard:
+                    return func(*args, **kwargs)
+            if len(args) > len(names):  # too many: let func say so
+                return func(*args, **kwargs)
+            return _ext.via_proxy(
+                func, where, allowed, dict(zip(names, args, strict=False)), kwargs
+            )
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _matrix(
+    x: Any, where: str, allowed: set[DType] | None, *, square: bool = False
+) -> Any:
+    """Check ``x`` is an array of ``allowed`` dtype (None: any) holding (a stack
+    of) matrices."""
+    if allowed is None:
+        if x.__class__ is not Array:
+            type_error(where, "x", "an array", x)
+    else:
+        _check_array(x, where, "x", allowed)
     shape = x._data.shape
     if len(shape) < 2:
         msg = (
@@ -131,6 +174,7 @@ def _rtol(rtol: Any, x: Array, where: str) -> Any:
 
 
 # --- functions -------------------------------------------------------------------
+@_ext_via_proxy(_floating)
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """Cholesky factor of each Hermitian positive-definite matrix of ``x``.
 
@@ -143,6 +187,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     return _finish(dev._ops["linalg.cholesky"](data, upper), x._dtype, dev)
 
 
+@_ext_via_proxy(_numeric, "x1", "x2")
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Cross product of the 3-element vectors of ``x1`` and ``x2`` along ``axis``.
 
@@ -172,6 +217,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return _finish(dev._ops["linalg.cross"](x1._data, x2._data, axis), dt, dev)
 
 
+@_ext_via_proxy(_floating)
 def det(x: Array, /) -> Array:
     """Determinant of each square matrix of ``x``.
 
@@ -192,12 +238,13 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     The result is a new array, not a view of ``x``.
     """
     where = "linalg.diagonal()"
-    data = _matrix(x, where, _all_dtypes)
+    data = _matrix(x, where, None)  # any dtype: a gather of the storage
     offset = _check_int(offset, where, "offset")
     dev = x._device
     return _finish(dev._ops["linalg.diagonal"](data, offset), x._dtype, dev)
 
 
+@_ext_via_proxy(_floating)
 def eig(x: Array, /) -> EigResult:
     """Eigenvalues and eigenvectors of each square matrix of ``x``.
 
@@ -212,6 +259,7 @@ def eig(x: Array, /) -> EigResult:
     return EigResult(_finish(w, ct, dev), _finish(v, ct, dev))
 
 
+@_ext_via_proxy(_floating)
 def eigh(x: Array, /) -> EighResult:
     """Eigenvalues and eigenvectors of each Hermitian (symmetric) matrix of ``x``.
 
@@ -224,6 +272,7 @@ def eigh(x: Array, /) -> EighResult:
     return EighResult(_finish(w, _real(dt), dev), _finish(v, dt, dev))
 
 
+@_ext_via_proxy(_floating)
 def eigvals(x: Array, /) -> Array:
     """Eigenvalues of each square matrix of ``x`` (complex, of the precision of ``x``).
 
@@ -234,6 +283,7 @@ def eigvals(x: Array, /) -> Array:
     return _finish(dev._ops["linalg.eigvals"](data), _complex(x._dtype), dev)
 
 
+@_ext_via_proxy(_floating)
 def eigvalsh(x: Array, /) -> Array:
     """Eigenvalues of each Hermitian (symmetric) matrix of ``x`` (real).
 
@@ -244,6 +294,7 @@ def eigvalsh(x: Array, /) -> Array:
     return _finish(dev._ops["linalg.eigvalsh"](data), _real(x._dtype), dev)
 
 
+@_ext_via_proxy(_floating)
 def inv(x: Array, /) -> Array:
     """Inverse of each square matrix of ``x``.
 
@@ -257,6 +308,7 @@ def inv(x: Array, /) -> Array:
 _MATRIX_ORDS = (1, 2, -1, -2, _inf, -_inf)
 
 
+@_ext_via_proxy(_floating)
 def matrix_norm(
     x: Array,
     /,
@@ -296,6 +348,7 @@ def matrix_norm(
     )
 
 
+@_ext_via_proxy(_floating, "x", "n")
 def matrix_power(x: Array, n: int, /) -> Array:
     """Each square matrix of ``x`` raised to the integer power ``n``.
 
@@ -308,6 +361,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     return _finish(dev._ops["linalg.matrix_power"](data, n), x._dtype, dev)
 
 
+@_ext_via_proxy(_floating)
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """Rank (number of singular values above the tolerance) of each matrix of ``x``.
 
@@ -320,6 +374,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     return _finish(dev._ops["linalg.matrix_rank"](data, tol), _dt.DEFAULT_INT, dev)
 
 
+@_ext_via_proxy(_numeric, "x1", "x2")
 def outer(x1: Array, x2: Array, /) -> Array:
     """Outer product of the one-dimensional arrays ``x1`` and ``x2``.
 
@@ -335,6 +390,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     return _finish(dev._ops["linalg.outer"](a, b), dt, dev)
 
 
+@_ext_via_proxy(_floating)
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """Moore-Penrose pseudo-inverse of each matrix of ``x``.
 
@@ -347,6 +403,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     return _finish(dev._ops["linalg.pinv"](data, tol), x._dtype, dev)
 
 
+@_ext_via_proxy(_floating)
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """QR decomposition of each matrix of ``x``.
 
@@ -365,6 +422,7 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
     return QRResult(_finish(q, dt, dev), _finish(r, dt, dev))
 
 
+@_ext_via_proxy(_floating)
 def slogdet(x: Array, /) -> SlogdetResult:
     """Sign and log of the absolute value of the determinant of each square matrix.
 
@@ -377,6 +435,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     return SlogdetResult(_finish(sign, dt, dev), _finish(logabsdet, _real(dt), dev))
 
 
+@_ext_via_proxy(_floating, "x1", "x2")
 def solve(x1: Array, x2: Array, /) -> Array:
     """Solution ``X`` of ``x1 @ X = x2`` for each square matrix of ``x1``.
 
@@ -413,6 +472,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     return _finish(dev._ops["linalg.solve"](x1._data, x2._data), dt, dev)
 
 
+@_ext_via_proxy(_floating)
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition ``U, S, Vh`` of each matrix of ``x``.
 
@@ -429,6 +489,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     )
 
 
+@_ext_via_proxy(_floating)
 def svdvals(x: Array, /) -> Array:
     """Singular values of each matrix of ``x``, in descending order.
 
@@ -442,6 +503,7 @@ def svdvals(x: Array, /) -> Array:
 _UNSIGNED_BY_BITS = {8: _dt.uint8, 16: _dt.uint16, 32: _dt.uint32, 64: _dt.uint64}
 
 
+@_ext_via_proxy(_numeric)
 def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     """Sum of the ``offset`` diagonal of each matrix of ``x``.
 
@@ -481,6 +543,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     return _finish(dev._ops["linalg.trace"](data, offset, rdt._native), rdt, dev)
 
 
+@_ext_via_proxy(_floating)
 def vector_norm(
     x: Array,
     /,

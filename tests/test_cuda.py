@@ -344,3 +344,48 @@ def test_complex32_reductions_linalg_views_and_conversions():
         )
     with pytest.raises(BufferError, match="complex64"):
         gpu.__dlpack__()
+
+
+_PROXY_PATH = {
+    "count_nonzero": lambda z: xp.count_nonzero(z, axis=1),
+    "nonzero": lambda z: xp.nonzero(z),
+    "any": lambda z: xp.any(z, axis=0),
+    "unique_all": lambda z: xp.unique_all(z),
+    "isin": lambda z: xp.isin(z, z[1]),
+    "cumulative_sum": lambda z: xp.cumulative_sum(z, axis=1, include_initial=True),
+    "diff": lambda z: xp.diff(z, n=2, axis=0),
+    "tensordot": lambda z: xp.tensordot(z, z.mT, axes=1),
+    "linalg.solve": lambda z: xp.linalg.solve(
+        z[:, :4] + 4 * xp.eye(4, dtype=z.dtype, device=z.device), z
+    ),
+    "linalg.svdvals": lambda z: xp.linalg.svdvals(z),
+    "linalg.trace": lambda z: xp.linalg.trace(z),
+    "linalg.diagonal": lambda z: xp.linalg.diagonal(z, offset=1),
+    "fft.fftshift": lambda z: xp.fft.fftshift(z),
+    "var": lambda z: xp.var(xp.real(z), axis=1),
+}
+
+
+@pytest.mark.parametrize("dt", ["complex32", "float16"])
+@pytest.mark.parametrize("name", sorted(_PROXY_PATH))
+def test_half_precision_without_kernels_matches_the_cpu(name, dt):
+    """Functions with no half-precision kernel compute in complex64/float32 on
+    the device and round once, as on the CPU."""
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((4, 6)) + 1j * rng.standard_normal((4, 6))
+    a[0, :2] = 0
+    if dt == "float16":
+        a = a.real
+    cpu = xp.asarray(a, dtype=getattr(ocean_ext, dt))
+    gpu = cpu.to_device(CUDA_LAST)
+    func = _PROXY_PATH[name]
+    want, got = func(cpu), func(gpu)
+    want = want if isinstance(want, tuple) else (want,)
+    got = got if isinstance(got, tuple) else (got,)
+    for g, w in zip(got, want, strict=True):
+        assert g.device == CUDA_LAST
+        assert g.dtype == w.dtype
+        if w.dtype in (ocean_ext.complex32, ocean_ext.float16):
+            np.testing.assert_allclose(_c32_host(g), _c32_host(w), rtol=2e-3, atol=2e-3)
+        else:
+            np.testing.assert_array_equal(_c32_host(g), _c32_host(w))
