@@ -72,6 +72,12 @@ class Backend(Protocol):
         computes on (CuPy's current device), for code such as the sparse
         kernels that calls the array module directly.  Without it, nothing is
         switched.
+    ``to_dlpack(native, index, *, stream=None, max_version=None, copy=None)``
+        ``Array.__dlpack__`` for a native array on device ``index`` (after
+        the front end's checks and any copy to another device), for a native
+        whose own ``__dlpack__`` needs adapting (CuPy takes the stream as an
+        int and refuses ``copy=True`` for device memory).  Without it,
+        ``native.__dlpack__`` is called with the same keywords.
     """
 
     kind: str

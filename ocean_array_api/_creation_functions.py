@@ -654,7 +654,8 @@ def dlpack_export(
     if not x._dtype._standard:
         _ext.dlpack_check(x)  # complex32 has no DLPack type
     data = x._data
-    backend = x._device._backend
+    dev = x._device
+    backend = dev._backend
     if dl_device is not None:
         dl_type, dl_id = dl_device
         here = backend.dlpack_device(data, x._device._index)
@@ -668,6 +669,7 @@ def dlpack_export(
                 raise BufferError(msg)
             dst = parse_device(kind if kind == "cpu" else f"{kind}:{int(dl_id)}", where)
             data = _transfer(data, x._device, dst, stream)
+            dev = dst
             backend = dst._backend
             copy = None
             if kind == "cpu":
@@ -678,6 +680,7 @@ def dlpack_export(
             raise BufferError(msg)
         data = data.astype(data.dtype.newbyteorder("="))
         copy = None
+    export = getattr(backend, "to_dlpack", None)  # optional protocol method
     kwargs: dict[str, Any] = {}
     if max_version is not None:
         kwargs["max_version"] = max_version
@@ -686,6 +689,8 @@ def dlpack_export(
     if stream is not None:
         kwargs["stream"] = stream
     try:
+        if export is not None:
+            return export(data, dev._index, **kwargs)
         return data.__dlpack__(**kwargs)
     except (BufferError, TypeError, ValueError):
         raise

@@ -34,7 +34,9 @@ def install() -> None:
     _backend.get_backend("cuda")  # puts backends/ on sys.path in a source checkout
     from ocean_cuda._backend import make_backend
 
-    sim = make_backend(simcupy.xp, simcupy.DEVICE_COUNT)
+    sim = make_backend(
+        simcupy.xp, simcupy.DEVICE_COUNT, linalg_errstate=simcupy.linalg_errstate
+    )
     sim.simulated = True
     _backend._loaded["cuda"] = sim
 

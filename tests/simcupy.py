@@ -24,8 +24,21 @@ enforces the CuPy rules that a CPU-only code path would most easily break:
 - Out-of-range integer-array indices wrap around (``x[[5]]`` of 3 elements is
   ``x[[2]]``; ``take`` too), as CuPy documents, where NumPy raises IndexError.
 
-It does not simulate CuPy's numerical deviations from NumPy (those need the real
-library and a GPU) nor streams beyond recording them.  Use it with
+- It follows CuPy 14 where CuPy departs from NumPy in ways a backend must
+  handle: ``array(x, copy=False)`` never copies (a dtype change is a
+  ValueError) and refuses to copy a non-contiguous array between devices;
+  ``from_dlpack(copy=True)`` of device data is a BufferError, and
+  ``__dlpack__`` takes the stream as an int only; ``isin`` and
+  ``searchsorted`` take arrays only and compare without promoting (here: a
+  TypeError for mixed dtypes); float ``remainder`` is
+  ``x - floor(x / y) * y``; shifts by the width or more are C's undefined
+  shifts (here: the count modulo the width); ``linalg.solve`` takes a 1-D
+  ``b`` or ``a``'s exact batch shape; and ``linalg.inv``, ``solve`` and
+  ``cholesky`` of singular input return NaN unless
+  :func:`linalg_errstate` (``cupyx.errstate(linalg="raise")``) is active.
+
+It does not simulate CuPy's other numerical deviations from NumPy (those need
+the real library and a GPU) nor streams beyond recording them.  Use it with
 ``OCEAN_TEST_SIMULATE_CUDA=1`` (``tests/conftest.py``) or, for other test
 runners, ``-p tests.sim_cuda`` (:mod:`tests.sim_cuda`).
 """
@@ -39,6 +52,7 @@ from typing import Any
 import numpy as np
 
 DEVICE_COUNT = 2
+__version__ = "14.0.0"  # the CuPy whose rules are simulated
 
 _state = threading.local()
 
@@ -244,6 +258,12 @@ class SimArray(np.ndarray):
         if dl_device is not None and tuple(dl_device) != (2, self._dev):
             msg = f"simcupy: cannot export to DLPack device {dl_device}"
             raise BufferError(msg)
+        if copy:
+            msg = "copy=True only supported for copy to CPU."
+            raise BufferError(msg)
+        if stream is not None and type(stream) is not int:
+            msg = f"simcupy: the DLPack stream must be an int, got {type(stream)}"
+            raise ValueError(msg)
         kwargs = {} if max_version is None else {"max_version": max_version}
         return self.view(np.ndarray).__dlpack__(**kwargs)
 
@@ -429,17 +449,33 @@ class _SimCupy(_Module):
 
     @staticmethod
     def array(
-        obj: Any, dtype: Any = None, copy: bool = True, order: str = "K", ndmin: int = 0
+        obj: Any,
+        dtype: Any = None,
+        copy: bool | None = True,
+        order: str = "K",
+        ndmin: int = 0,
     ) -> SimArray:
+        """CuPy 14: ``copy=False`` never copies, ``None`` copies if needed."""
         if type(obj) is SimArray:
-            if obj._dev != _current():
-                copy = True  # across devices: always a copy
             base = obj.view(np.ndarray)
+            if obj._dev != _current():  # across devices: always a copy
+                if copy is False:
+                    msg = "Unable to avoid copy while creating an array as requested."
+                    raise ValueError(msg)
+                if order == "K" and not (
+                    base.flags.c_contiguous or base.flags.f_contiguous
+                ):
+                    msg = "CuPy cannot copy non-contiguous array between devices."
+                    raise NotImplementedError(msg)
+                copy = True
             res = np.array(
                 base, dtype=dtype, copy=True if copy else None, order=order, ndmin=ndmin
             )
             if res is base or (not copy and np.shares_memory(res, base)):
                 return res.view(SimArray) if res is not base else obj
+            if copy is False:
+                msg = "Unable to avoid copy while creating an array as requested."
+                raise ValueError(msg)
             return _to_device(res)
         # host data: always copied to the device
         return _to_device(
@@ -448,7 +484,7 @@ class _SimCupy(_Module):
 
     @staticmethod
     def asarray(obj: Any, dtype: Any = None, order: Any = None) -> SimArray:
-        return _SimCupy.array(obj, dtype=dtype, copy=False, order=order or "K")
+        return _SimCupy.array(obj, dtype=dtype, copy=None, order=order or "K")
 
     @staticmethod
     def asnumpy(a: Any, stream: Any = None, order: str = "C") -> np.ndarray:
@@ -460,9 +496,12 @@ class _SimCupy(_Module):
     def from_dlpack(
         obj: Any, *, copy: bool | None = None, device: Any = None
     ) -> SimArray:
-        """Import CUDA DLPack data (kDLCUDA); host data is refused, as by CuPy."""
+        """Import CUDA DLPack data (kDLCUDA); host data is refused, as by CuPy.
+        ``copy`` goes to the producer's ``__dlpack__``, as in CuPy."""
         if type(obj) is SimArray:
-            return obj.copy() if copy else obj
+            if copy:
+                obj.__dlpack__(copy=True)  # CuPy's own exporter refuses
+            return obj
         dl_type, dl_id = obj.__dlpack_device__()
         if int(dl_type) != 2:
             msg = f"simcupy.from_dlpack: DLPack device type {dl_type} is not CUDA"
@@ -505,12 +544,147 @@ class _SimCupy(_Module):
             )
         return _call(np.argsort, (a,), {"axis": axis, "kind": "stable"})  # type: ignore[no-any-return]
 
+    # CuPy's isin and searchsorted take arrays and do not promote
+    @staticmethod
+    def isin(
+        element: Any,
+        test_elements: Any,
+        assume_unique: bool = False,
+        invert: bool = False,
+    ) -> SimArray:
+        for a in (element, test_elements):
+            if type(a) is not SimArray:
+                msg = f"'{type(a).__name__}' object has no attribute 'ravel'"
+                raise AttributeError(msg)
+        _same_dtypes("isin", element, test_elements)
+        return _call(np.isin, (element, test_elements), {"invert": invert})  # type: ignore[no-any-return]
+
+    @staticmethod
+    def searchsorted(
+        a: Any, v: Any, side: str = "left", sorter: Any = None
+    ) -> SimArray:
+        if type(v) is not SimArray:
+            msg = "Only int or ndarray are supported for v"
+            raise NotImplementedError(msg)
+        _same_dtypes("searchsorted", a, v)
+        return _call(np.searchsorted, (a, v), {"side": side, "sorter": sorter})  # type: ignore[no-any-return]
+
+    # CuPy's float remainder: x - floor(x / y) * y
+    @staticmethod
+    def remainder(x1: Any, x2: Any, out: Any = None) -> SimArray:
+        res = _call(np.remainder, (x1, x2), {})
+        if res.dtype.kind == "f":
+            with np.errstate(all="ignore"):
+                res = _call(
+                    lambda a, b: np.asarray(a - np.floor(a / b) * b, dtype=res.dtype),
+                    (x1, x2),
+                    {},
+                )
+        if out is not None:
+            out[...] = res
+            return out  # type: ignore[no-any-return]
+        return res  # type: ignore[no-any-return]
+
+    # C's << and >>: a count of the width or more is undefined (here: modulo)
+    @staticmethod
+    def left_shift(x1: Any, x2: Any, out: Any = None) -> SimArray:
+        return _shift(np.left_shift, x1, x2, out)
+
+    @staticmethod
+    def right_shift(x1: Any, x2: Any, out: Any = None) -> SimArray:
+        return _shift(np.right_shift, x1, x2, out)
+
     @staticmethod
     def may_share_memory(a: Any, b: Any, max_work: Any = None) -> bool:
         a = a.view(np.ndarray) if isinstance(a, np.ndarray) else a
         b = b.view(np.ndarray) if isinstance(b, np.ndarray) else b
         return bool(np.may_share_memory(a, b))
 
+
+def _same_dtypes(name: str, a: Any, b: Any) -> None:
+    if a.dtype != b.dtype:
+        msg = (
+            f"simcupy.{name}: {a.dtype} and {b.dtype} would be compared without "
+            f"promotion (CuPy's kernel compares them as they are)"
+        )
+        raise TypeError(msg)
+
+
+def _shift(func: Any, x1: Any, x2: Any, out: Any) -> SimArray:
+    t = np.result_type(*[a.dtype if isinstance(a, np.ndarray) else a for a in (x1, x2)])
+    bits = np.dtype(t).itemsize * 8
+    count = (
+        x2 % bits if isinstance(x2, (int, np.integer)) else _SimCupy.asarray(x2) % bits
+    )
+    res = _call(func, (x1, count), {})
+    if out is not None:
+        out[...] = res
+        return out  # type: ignore[no-any-return]
+    return res  # type: ignore[no-any-return]
+
+
+_linalg_raise = threading.local()
+
+
+class linalg_errstate:  # stands for cupyx.errstate(linalg="raise")
+    """Make ``linalg.inv``, ``solve`` and ``cholesky`` raise ``LinAlgError``
+    for singular input, as ``cupyx.errstate(linalg="raise")`` does."""
+
+    def __enter__(self) -> None:
+        _linalg_raise.depth = getattr(_linalg_raise, "depth", 0) + 1
+
+    def __exit__(self, *exc: object) -> None:
+        _linalg_raise.depth -= 1
+
+
+def _checked(name: str, func: Any) -> Any:
+    def f(*args: Any) -> Any:
+        try:
+            return func(*args)
+        except np.linalg.LinAlgError:
+            if getattr(_linalg_raise, "depth", 0):
+                raise
+        # CuPy's default (linalg="ignore"): cuSOLVER's failure goes unseen
+        shape = (
+            np.broadcast_shapes(*[a.shape for a in args])
+            if name == "solve"
+            else args[0].shape
+        )
+        return _to_device(
+            np.full(shape, np.nan, dtype=np.result_type(*args, np.float32))
+        )
+
+    f.__name__ = name
+    return f
+
+
+class _SimLinalg(_Module):
+    """``cupy.linalg``: CuPy 14's ``solve`` shapes; silent singular input."""
+
+    @staticmethod
+    def solve(a: Any, b: Any) -> SimArray:
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            msg = "a must be a stack of square matrices"
+            raise ValueError(msg)
+        if b.ndim == 1:
+            if a.shape[-1] != b.size:
+                msg = "a must have (..., M, M) shape and b must have (M,) for one-dimensional b"
+                raise ValueError(msg)
+            b = xp.broadcast_to(b, a.shape[:-1])
+            vec = _call(np.linalg.solve, (a, b[..., None]), {})
+            return vec[..., 0]  # type: ignore[no-any-return]
+        if a.shape[:-1] != b.shape[:-1]:
+            msg = "a must have (..., M, M) shape and b must have (..., M, K) for multidimensional b"
+            raise ValueError(msg)
+        return _call(np.linalg.solve, (a, b), {})  # type: ignore[no-any-return]
+
+
+for _name in ("solve", "inv", "cholesky"):
+    _f = getattr(_SimLinalg, _name, None) or _wrapped(getattr(np.linalg, _name))
+    setattr(_SimLinalg, _name, staticmethod(_checked(_name, _f)))
+
+
+_SimCupy.linalg = _SimLinalg("simcupy.linalg", np.linalg)  # type: ignore[attr-defined]
 
 xp = _SimCupy("simcupy", np)
 """The simulated ``cupy`` module."""

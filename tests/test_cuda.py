@@ -157,6 +157,52 @@ def test_dunder_dlpack_to_the_host_copies_for_numpy():
         x.__dlpack__(dl_device=(99, 0))
 
 
+def test_dlpack_export_on_the_device_with_copy_and_a_stream_object():
+    # CuPy's own exporter refuses copy=True for device memory and takes the
+    # stream as an int: the backend copies first and passes the pointer
+    mod = _module()
+    x = xp.arange(4.0, device=CUDA_LAST)
+    with mod.cuda.Device(CUDA_LAST.index):
+        stream = mod.cuda.Stream()
+    for kwargs in ({"copy": True}, {"stream": stream}, {"stream": -1}, {}):
+        y = xp.from_dlpack(_Capsule(x, **kwargs))
+        assert y.device == CUDA_LAST
+        assert_matches(y, np.arange(4.0))
+        y[0] = 7.0
+        # copy=True exported a copy; otherwise the same device memory
+        assert host(x)[0] == (0.0 if kwargs.get("copy") else 7.0)
+        x[0] = 0.0
+
+
+def test_from_dlpack_of_a_native_cuda_array_with_copy():
+    mod = _module()
+    with mod.cuda.Device(CUDA0.index):
+        native = mod.arange(3, dtype=mod.float64)
+    y = xp.from_dlpack(native, copy=True)
+    y[0] = 5.0
+    assert host(xp.from_dlpack(native))[0] == 0.0
+    z = xp.from_dlpack(native, copy=False)
+    z[1] = 9.0
+    assert float(mod.asnumpy(native)[1]) == 9.0  # shared
+
+
+class _Capsule:
+    """A DLPack producer that forwards to an Array with fixed keywords (so
+    from_dlpack exercises Array.__dlpack__ with them)."""
+
+    def __init__(self, x, **kwargs):
+        self.x = x
+        self.kwargs = kwargs
+
+    def __dlpack_device__(self):
+        return self.x.__dlpack_device__()
+
+    def __dlpack__(self, **kw):
+        kw.pop("copy", None)
+        kw.pop("stream", None)
+        return self.x.__dlpack__(**{**kw, **self.kwargs})
+
+
 # --- streams -----------------------------------------------------------------------------
 def test_streams_for_transfers_and_dlpack():
     mod = _module()
@@ -263,6 +309,142 @@ def test_second_gpu_computes_on_its_own_device():
     for r in results:
         assert r.device == CUDA_LAST
     assert_matches(results[0], np.arange(12.0).reshape(3, 4).sum(axis=0))
+
+
+# --- where CuPy departs from NumPy: the backend's corrections ----------------------------
+def _same_on_both(func, *arrays, exact=True):
+    """``func`` on CPU arrays and on their copies on the last CUDA device."""
+    want = func(*[xp.asarray(a) for a in arrays])
+    got = func(*[xp.asarray(a, device=CUDA_LAST) for a in arrays])
+    assert got.device == CUDA_LAST
+    assert got.dtype == want.dtype
+    g, w = host(got), host(want)
+    if exact:
+        assert g.shape == w.shape
+        np.testing.assert_array_equal(g, w)
+        if g.dtype.kind == "f":  # signed zeros too
+            np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+    else:
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+def test_isin_with_python_ints_and_mixed_dtypes():
+    a = np.array([-1, 0, 2, 127], dtype=np.int8)
+    _same_on_both(lambda x: xp.isin(x, 2), a)
+    _same_on_both(lambda x: xp.isin(x, 1000), a)  # out of int8's range: no match
+    _same_on_both(lambda x: xp.isin(x, -1, invert=True), a)
+    _same_on_both(lambda x: xp.isin(2, x), a)  # 0-d
+    _same_on_both(lambda x: xp.isin(300, x), a)
+    _same_on_both(lambda x: xp.isin(x, 2), a.astype(np.float32))
+    # int32 -1 must not match uint32 4294967295 (a comparison without promotion)
+    _same_on_both(
+        xp.isin,
+        np.array([-1, 5], dtype=np.int32),
+        np.array([4294967295, 5], dtype=np.uint32),
+    )
+
+
+def test_searchsorted_with_a_scalar_and_mixed_dtypes():
+    s = np.array([-3.0, -1.0, 0.5, 2.0])
+    _same_on_both(lambda x: xp.searchsorted(x, 0.5, side="right"), s)
+    _same_on_both(lambda x: xp.searchsorted(x, -2), s)
+    _same_on_both(
+        xp.searchsorted,
+        np.array([-5, -1, 3], dtype=np.int16),
+        np.array([[-2, 4]], dtype=np.int8),
+    )
+    _same_on_both(
+        xp.searchsorted,
+        np.array([1, 7, 200], dtype=np.uint8),
+        np.array([-1, 150], dtype=np.int16),
+    )
+
+
+def test_remainder_special_cases_and_large_quotients():
+    inf, nan = float("inf"), float("nan")
+    x1 = np.array(
+        [1.0, -1.0, 1.0, -1.0, 0.0, -0.0, 0.0, 5.5, -5.5, 1e30, inf, nan, 3.0]
+    )
+    x2 = np.array([inf, inf, -inf, -inf, 3.0, 3.0, -3.0, -2.0, 2.0, 3.0, 2.0, 1.0, 0.0])
+    _same_on_both(xp.remainder, x1, x2)
+    _same_on_both(lambda a: a % 3.0, x1)
+    _same_on_both(lambda a: a % -inf, x1)
+    _same_on_both(
+        xp.remainder,
+        np.array([7, -7, 7, 0], dtype=np.int32),
+        np.array([3, 3, -3, 5], dtype=np.int32),
+    )
+
+
+def test_shifts_by_the_width_or_more():
+    a = np.array([1, -8, 8, -1], dtype=np.int8)
+    _same_on_both(xp.bitwise_left_shift, a, np.array([8, 9, 7, 100], dtype=np.int8))
+    _same_on_both(xp.bitwise_right_shift, a, np.array([8, 9, 2, 100], dtype=np.int8))
+    _same_on_both(lambda x: x << 70, np.array([1, 2], dtype=np.int64))
+    _same_on_both(lambda x: x >> 64, np.array([-5, 5], dtype=np.int64))
+    _same_on_both(lambda x: x >> 40, np.array([7, 200], dtype=np.uint32))
+
+
+def test_solve_broadcasts_batch_shapes():
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    _same_on_both(xp.linalg.solve, a, rng.standard_normal((3, 4)), exact=False)
+    _same_on_both(xp.linalg.solve, a[0], rng.standard_normal((5, 3, 2)), exact=False)
+    _same_on_both(xp.linalg.solve, a, rng.standard_normal(3), exact=False)
+    _same_on_both(xp.linalg.solve, a[:1], rng.standard_normal((4, 3, 1)), exact=False)
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        xp.linalg.inv,
+        lambda x: xp.linalg.solve(x, xp.ones(2, device=x.device)),
+        xp.linalg.cholesky,
+    ],
+    ids=["inv", "solve", "cholesky"],
+)
+def test_singular_input_raises_as_on_the_cpu(func):
+    # CuPy returns NaN unless asked (cupyx.errstate(linalg="raise"))
+    singular = xp.asarray([[1.0, 2.0], [2.0, 4.0]], device=CUDA_LAST)
+    with pytest.raises(ValueError) as theirs:
+        func(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    with pytest.raises(type(theirs.value)):
+        func(singular)
+
+
+def test_asarray_of_a_cuda_array_with_another_dtype():
+    x = xp.asarray([1.5, 2.5], device=CUDA0)
+    for copy in (None, True):
+        y = xp.asarray(x, dtype=xp.float32, copy=copy)
+        assert y.dtype == xp.float32
+        assert y.device == CUDA0
+        assert host(y).tolist() == [1.5, 2.5]
+    with pytest.raises(ValueError, match="copy"):
+        xp.asarray(x, dtype=xp.float32, copy=False)
+    backend = CUDA0._backend
+    native = backend.asarray(x._data, np.dtype(np.float32), CUDA_LAST.index, None)
+    assert backend._device_id(native) == CUDA_LAST.index  # across devices too
+    strided = xp.reshape(xp.arange(12.0, device=CUDA0), (3, 4))[:, ::2]
+    native = backend.asarray(strided._data, None, CUDA_LAST.index, None)
+    assert host(xp.asarray(native, device=CUDA_LAST)).tolist() == [
+        [0, 2],
+        [4, 6],
+        [8, 10],
+    ]
+
+
+def test_an_old_cupy_is_refused_with_a_warning():
+    from ocean_cuda import _backend as cuda_backend
+
+    class Old:
+        __version__ = "13.6.0"
+
+    class New:
+        __version__ = "14.1.0"
+
+    with pytest.warns(RuntimeWarning, match=r"CuPy 13\.6\.0 is older than 14\.0"):
+        assert not cuda_backend._recent_enough(Old)
+    assert cuda_backend._recent_enough(New)
 
 
 # --- ocean_ext dtypes --------------------------------------------------------------------

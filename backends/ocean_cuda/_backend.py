@@ -15,7 +15,9 @@ stand-in with :func:`make_backend`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
+import warnings
 from typing import Any
 
 from ._ops import build_ops
@@ -45,11 +47,15 @@ class CUDABackend:
         device_count: int | None = None,
         sort_kind: str | None = None,
         device_of: Any = None,
+        linalg_errstate: Any = None,
     ) -> None:
         self._xp = xp  # None: import cupy on first use
         self._device_count = device_count
         self._sort_kind = sort_kind
         self._device_of = device_of
+        # a context in which xp.linalg raises LinAlgError for singular input
+        # (cupyx.errstate(linalg="raise"); None: found when CuPy is loaded)
+        self._linalg_errstate = linalg_errstate
         self._ops: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
@@ -59,14 +65,15 @@ class CUDABackend:
 
     # --- lazy CuPy ------------------------------------------------------------
     def xp(self) -> Any:
-        """The array module (cupy), or None when it cannot be imported."""
+        """The array module (cupy), or None when it cannot be imported or is
+        older than :data:`MIN_CUPY` (then with one warning saying so)."""
         if self._xp is None:
             try:
                 import cupy
             except Exception:
                 self._xp = False
             else:
-                self._xp = cupy
+                self._xp = cupy if _recent_enough(cupy) else False
         return self._xp or None
 
     def device_indices(self) -> tuple[int, ...]:
@@ -99,7 +106,12 @@ class CUDABackend:
             return {}
         xp = self.xp()
         extra: dict[str, Any] = {}
-        if getattr(xp, "__name__", "") == "cupy":
+        errstate = self._linalg_errstate
+        if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
+            import cupyx
+
+            if errstate is None:
+                errstate = functools.partial(cupyx.errstate, linalg="raise")
             try:
                 from ._halfprec_kernels import cuda_ops
 
@@ -118,6 +130,7 @@ class CUDABackend:
             sort_kind=self._sort_kind,
             device_of=self._device_of,
             extra=extra,
+            linalg_errstate=errstate,
         )
 
     def array_module(self) -> Any:
@@ -138,9 +151,10 @@ class CUDABackend:
 
     def _stream(self, stream: Any) -> Any:
         """A context making ``stream`` current: a CuPy stream, a DLPack int
-        (1: legacy default stream, 2: per-thread default, else a cudaStream_t
-        pointer) or None (the current stream)."""
-        if stream is None:
+        (1: legacy default stream, 2: per-thread default, -1: no
+        synchronisation asked for, else a cudaStream_t pointer) or None (the
+        current stream)."""
+        if stream is None or stream == -1:
             return contextlib.nullcontext()
         cuda = self.xp().cuda
         if isinstance(stream, int):
@@ -151,6 +165,19 @@ class CUDABackend:
             else:
                 stream = cuda.ExternalStream(stream)
         return stream  # cupy streams are context managers
+
+    def _dlpack_stream(self, stream: Any) -> Any:
+        """``stream`` as the int CuPy's ``__dlpack__`` takes (a CuPy stream
+        object: 1 for the legacy default stream, 2 for the per-thread default,
+        else its pointer)."""
+        if stream is None or isinstance(stream, int):
+            return stream
+        cuda = self.xp().cuda
+        if stream is cuda.Stream.null or stream.ptr == 0:
+            return 1
+        if stream is cuda.Stream.ptds:
+            return 2
+        return int(stream.ptr)
 
     # --- protocol methods ----------------------------------------------------------
     def to_native(self, obj: Any) -> Any:
@@ -163,8 +190,15 @@ class CUDABackend:
                 if copy is False and dtype is not None and obj.dtype != dtype:
                     msg = "asarray(): a dtype change needs a copy but copy=False"
                     raise ValueError(msg)
-                return xp.array(
-                    obj, dtype=dtype, copy=bool(copy) or self._device_id(obj) != index
+                if self._device_id(obj) != index:
+                    # ndarray.copy() copies to the current device (C order: CuPy
+                    # copies no non-contiguous array between devices in "K")
+                    obj = obj.copy()
+                    copy = False
+                # astype, not array(copy=False): CuPy 14's array() reads
+                # copy=False as "never copy" and refuses a dtype change
+                return obj.astype(
+                    obj.dtype if dtype is None else dtype, copy=bool(copy)
                 )
             if copy is False:
                 msg = "asarray(): host data always needs a copy to a CUDA device"
@@ -193,16 +227,37 @@ class CUDABackend:
         return (_KDLCUDA, index)
 
     def from_dlpack(self, obj: Any, index: int, copy: bool | None) -> Any:
+        # The producer is on this device (the front end moves other data):
+        # a plain import never copies, and copy=True copies here, because
+        # CuPy forwards copy=True to the producer, and CuPy's own __dlpack__
+        # refuses it for device memory.
         xp = self.xp()
         with self._device(index):
-            if copy is None:
-                return xp.from_dlpack(obj)
-            try:
-                return xp.from_dlpack(obj, copy=copy)
-            except TypeError:  # a CuPy without the copy keyword
-                if copy is False:
-                    raise
-                return xp.from_dlpack(obj).copy()
+            res = xp.from_dlpack(obj)
+            return res.copy() if copy else res
+
+    def to_dlpack(
+        self,
+        native: Any,
+        index: int,
+        *,
+        stream: Any = None,
+        max_version: Any = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """``native.__dlpack__`` as CuPy takes it: the stream as a DLPack
+        int, and ``copy=True`` done here (CuPy's exporter refuses it for
+        device memory)."""
+        kwargs: dict[str, Any] = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        stream = self._dlpack_stream(stream)
+        if stream is not None:
+            kwargs["stream"] = stream
+        if copy:
+            with self._device(index), self._stream(stream):
+                native = native.copy()
+        return native.__dlpack__(**kwargs)
 
     def is_lazy(self, native: Any) -> bool:
         return False
@@ -216,6 +271,32 @@ class CUDABackend:
             "data-dependent shapes": True,
             "max dimensions": self.max_dimensions,
         }
+
+
+MIN_CUPY = (14, 0)
+"""The oldest CuPy the backend runs on: CuPy 14 follows NumPy 2's promotion
+rules (NEP 50; CuPy 13 promotes Python scalars by value, which would
+mislabel results) and has integer ``floor``/``ceil``/``trunc``, NaN-aware
+``sign``, ``linalg.eig`` and 64 dimensions."""
+
+
+def _recent_enough(cupy: Any) -> bool:
+    version = getattr(cupy, "__version__", "0")
+    try:
+        major_minor = tuple(int(p) for p in version.split(".")[:2])
+    except ValueError:  # a development build: trust it
+        return True
+    if major_minor >= MIN_CUPY:
+        return True
+    warnings.warn(
+        f"ocean_cuda: CuPy {version} is older than "
+        f"{'.'.join(map(str, MIN_CUPY))}, which the CUDA backend needs (NumPy 2 "
+        f"promotion rules); no CUDA devices are available. Install "
+        f"ocean-array-api[cuda] for a recent CuPy.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return False
 
 
 def make_backend(xp: Any, device_count: int, **kwargs: Any) -> CUDABackend:

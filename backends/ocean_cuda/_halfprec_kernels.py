@@ -67,14 +67,14 @@ __device__ __forceinline__ unsigned int ocean_c32_exp(float2 z) {
         if (z.y == 0.0f) return ocean_c32_store(z.x, z.y);
         float s, c;
         sincosf(z.y, &s, &c);
-        return ocean_c32_store(copysignf(INFINITY, c), copysignf(INFINITY, s));
+        return ocean_c32_store(copysignf(__int_as_float(0x7f800000), c), copysignf(__int_as_float(0x7f800000), s));
     }
     /* finite a > 88 (every result part overflows a half), or infinite b */
     if (!isfinite(z.y)) return ocean_c32_store(__int_as_float(0x7fc00000), __int_as_float(0x7fc00000));
     float s, c;
     sincosf(z.y, &s, &c);
-    return ocean_c32_store(c == 0.0f ? c : copysignf(INFINITY, c),
-                           s == 0.0f ? s : copysignf(INFINITY, s));
+    return ocean_c32_store(c == 0.0f ? c : copysignf(__int_as_float(0x7f800000), c),
+                           s == 0.0f ? s : copysignf(__int_as_float(0x7f800000), s));
 }
 """
 
@@ -138,7 +138,7 @@ KERNELS: tuple[Kernel, ...] = (
     _unary(
         "abs",
         "uint16 z",
-        "z = ocean_f16_bits((isinf(a.x) || isinf(a.y)) ? INFINITY : sqrtf(a.x * a.x + a.y * a.y));",
+        "z = ocean_f16_bits((isinf(a.x) || isinf(a.y)) ? __int_as_float(0x7f800000) : sqrtf(a.x * a.x + a.y * a.y));",
     ),
     _unary(
         "square",
@@ -254,6 +254,7 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
     from ._halfprec_portable import reduced_count
 
     k = kernels()
+    warm_up(k)
     f16 = cupy.dtype(cupy.float16)
 
     def to_f16(res: Any) -> Any:
@@ -288,12 +289,33 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
     }
     for name in ("add", "subtract", "multiply", "divide", "equal", "not_equal", "exp",
                  "square", "negative", "conj", "isnan", "isinf", "isfinite"):  # fmt: skip
-        ops[f"{name}.complex32"] = k[f"ocean_c32_{name}"]
-    for name in ("abs", "real", "imag"):
-        ops[f"{name}.complex32"] = lambda x, out=None, _k=k[f"ocean_c32_{name}"]: (
-            to_f16(_k(x))
-        )
+        ops[f"{name}.complex32"] = with_out(k[f"ocean_c32_{name}"])
+    for name in ("abs", "real", "imag"):  # float16 results: never in place
+        ops[f"{name}.complex32"] = lambda x, _k=k[f"ocean_c32_{name}"]: to_f16(_k(x))
     return ops
+
+
+def with_out(kernel: Any) -> Callable[..., Any]:
+    """A kernel as a table entry: the front end passes ``out=`` (in-place
+    operators), and a CuPy kernel takes its outputs by position only."""
+
+    def entry(*args: Any, out: Any = None) -> Any:
+        return kernel(*args) if out is None else kernel(*args, out)
+
+    return entry
+
+
+def warm_up(k: dict[str, Any]) -> None:
+    """Launch every kernel once on one element, so that a kernel that does
+    not compile fails here, inside the backend's fallback to the portable
+    entries, rather than at a user's first complex32 operation (CuPy
+    compiles a kernel at its first call)."""
+    import cupy
+
+    for spec in KERNELS:
+        args = [cupy.zeros(1, dtype=p.split()[0]) for p in spec.in_params.split(",")]
+        k[spec.name](*args)
+    cupy.cuda.get_current_stream().synchronize()
 
 
 def compile_check_source() -> str:

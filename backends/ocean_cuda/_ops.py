@@ -122,6 +122,7 @@ def build_ops(
     sort_kind: str | None = None,
     device_of: Callable[[Any], Any] | None = None,
     extra: dict[str, Callable[..., Any]] | None = None,
+    linalg_errstate: Callable[[], Any] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The backend table over array module ``xp`` (``cupy``).
 
@@ -131,8 +132,13 @@ def build_ops(
     ``extra``: entries that override the built ones (the fused complex32
     kernels), wrapped like them.  The complex32 entries of
     ``_halfprec_portable`` are the base every table gets.
+    ``linalg_errstate``: a context factory in which ``xp.linalg`` raises
+    ``LinAlgError`` for singular input (``cupyx.errstate(linalg="raise")``;
+    by default CuPy returns NaN or garbage without a word).
     """
     ops = _raw_ops(xp, sort_kind)
+    ops.update(_linalg_ops(xp, ops["_reduced"], linalg_errstate))
+    del ops["_reduced"]
     ops.update(portable_ops(xp, ops))
     if extra:
         ops.update(extra)
@@ -237,6 +243,34 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
         xp.copyto(res, _inf, where=xp.isneginf(base) & half)
         xp.copyto(res, 0.0, where=(base == 0) & half)
         return put(out, res)
+
+    def remainder(x1: Any, x2: Any, out: Any = None) -> Any:
+        res = xp.asarray(xp.remainder(x1, x2))
+        if res.dtype.kind != "f":
+            return put(out, res)
+        # Note: CuPy computes x1 - floor(x1 / x2) * x2, which is NaN for a
+        # finite x1 and an infinite x2 (the standard: x1 or x2) and inexact
+        # for large quotients.  NumPy's way instead: fmod (exact), moved into
+        # x2's sign, zero results signed like x2.
+        with quiet():
+            m = xp.asarray(xp.fmod(x1, x2))
+            below = (m != 0) & ((m < 0) != (x2 < 0))
+            m = xp.where(below, m + x2, m).astype(res.dtype, copy=False)
+            zero = xp.copysign(xp.zeros_like(m), x2)
+        return put(out, xp.where(m == 0, zero, m).astype(res.dtype, copy=False))
+
+    def shift(func: Callable[..., Any], right: bool) -> Callable[..., Any]:
+        # Note: CuPy shifts with C's << and >>, undefined for a count of the
+        # width or more; NumPy gives 0 (or -1: the sign bits of a negative x1).
+        def op(x1: Any, x2: Any, out: Any = None) -> Any:
+            res = xp.asarray(func(x1, x2))
+            bits = res.dtype.itemsize * 8
+            over = xp.asarray(x2) >= bits
+            fill = xp.where(xp.asarray(x1) < 0, -1, 0) if right else 0
+            res = xp.where(over, fill, res).astype(res.dtype, copy=False)
+            return put(out, res)
+
+        return op
 
     def reversed_(x: Any, axis: int) -> Any:
         key = [slice(None)] * x.ndim
@@ -502,6 +536,40 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
         check_bounds(indices, x.shape[axis], axis)
         return x.take(indices, axis)
 
+    def same_dtype(a: Any, b: Any) -> tuple[Any, Any]:
+        # CuPy's searchsorted and isin kernels compare their operands in C++
+        # without promoting them first (int32 -1 against uint32 is huge)
+        if a.dtype != b.dtype:
+            t = xp.result_type(a, b)
+            a, b = a.astype(t, copy=False), b.astype(t, copy=False)
+        return a, b
+
+    def searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> Any:
+        if isinstance(x2, ndarray):
+            x1, x2 = same_dtype(x1, x2)
+        else:  # a Python scalar (checked by the front end): x1's dtype
+            x2 = xp.asarray(x2, dtype=x1.dtype)
+        return xp.searchsorted(x1, x2, side=side, sorter=sorter)
+
+    def isin(x1: Any, x2: Any, invert: bool) -> Any:
+        # Note: CuPy's isin takes arrays only; the front end passes a Python
+        # int for either operand.
+        if isinstance(x1, ndarray) and isinstance(x2, ndarray):
+            x1, x2 = same_dtype(x1, x2)
+            return xp.isin(x1, x2, invert=invert)
+        array, value = (x1, x2) if isinstance(x1, ndarray) else (x2, x1)
+        if array.dtype.kind in "iu":
+            info = xp.iinfo(array.dtype)
+            if not info.min <= value <= info.max:  # equals no element
+                hit = xp.zeros(array.shape, dtype=bool)
+            else:
+                hit = array == xp.asarray(value, dtype=array.dtype)
+        else:
+            hit = array == value
+        if array is x2:  # a scalar x1: is it among x2's elements?
+            hit = xp.asarray(xp.any(hit))
+        return xp.logical_not(hit) if invert else hit
+
     def vecdot(x1: Any, x2: Any, axis: int) -> Any:
         native = getattr(xp, "vecdot", None)
         if native is not None:
@@ -524,8 +592,8 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
         "sinh": xp.sinh, "square": xp.square, "sqrt": xp.sqrt, "tan": xp.tan,
         "tanh": tanh, "trunc": xp.trunc,
         "add": xp.add, "atan2": xp.arctan2, "bitwise_and": xp.bitwise_and,
-        "bitwise_left_shift": xp.left_shift, "bitwise_or": xp.bitwise_or,
-        "bitwise_right_shift": xp.right_shift, "bitwise_xor": xp.bitwise_xor,
+        "bitwise_left_shift": shift(xp.left_shift, False), "bitwise_or": xp.bitwise_or,
+        "bitwise_right_shift": shift(xp.right_shift, True), "bitwise_xor": xp.bitwise_xor,
         "copysign": xp.copysign, "divide": xp.true_divide, "equal": xp.equal,
         "floor_divide": floor_divide, "greater": xp.greater,
         "greater_equal": xp.greater_equal, "hypot": xp.hypot, "less": xp.less,
@@ -533,7 +601,7 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
         "logical_and": xp.logical_and, "logical_or": xp.logical_or,
         "logical_xor": xp.logical_xor, "maximum": xp.maximum, "minimum": xp.minimum,
         "multiply": xp.multiply, "nextafter": xp.nextafter, "not_equal": xp.not_equal,
-        "pow": pow_, "remainder": xp.remainder, "subtract": xp.subtract,
+        "pow": pow_, "remainder": remainder, "subtract": xp.subtract,
         "matmul": xp.matmul,
     }  # fmt: skip
 
@@ -593,11 +661,9 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
             ),
             "count_nonzero": count_nonzero,
             "nonzero": lambda x: x.nonzero(),
-            "searchsorted": lambda x1, x2, side, sorter: xp.searchsorted(
-                x1, x2, side=side, sorter=sorter
-            ),
+            "searchsorted": searchsorted,
             # set
-            "isin": lambda x1, x2, invert: xp.isin(x1, x2, invert=invert),
+            "isin": isin,
             "unique_all": unique_all,
             "unique_counts": lambda x: unique(x, False, False, True),
             "unique_inverse": unique_inverse,
@@ -628,15 +694,39 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
             "matrix_transpose": lambda x: x.swapaxes(-1, -2),
         }
     )
-    ops.update(_linalg_ops(xp, reduced))
+    ops["_reduced"] = reduced  # for _linalg_ops, taken out by build_ops
     ops.update(_fft_ops(xp))
     ops.update(_float16_ops(xp, ufuncs))
     return ops
 
 
 # --- linalg ------------------------------------------------------------------------
-def _linalg_ops(xp: Any, reduced: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+def _linalg_ops(
+    xp: Any, reduced: Callable[..., Any], errstate: Callable[[], Any] | None
+) -> dict[str, Callable[..., Any]]:
     la = xp.linalg
+    raising = errstate if errstate is not None else contextlib.nullcontext
+
+    def checked(func: Callable[..., Any]) -> Callable[..., Any]:
+        # Note: singular input raises LinAlgError (a ValueError), as on the
+        # CPU; CuPy checks cuSOLVER's status only under errstate(linalg=...)
+        # (one device synchronisation per call).
+        @functools.wraps(func)
+        def op(*args: Any) -> Any:
+            with raising():
+                return func(*args)
+
+        return op
+
+    def solve(a: Any, b: Any) -> Any:
+        # Note: cupy.linalg.solve takes a 1-D b, or a stack of matrices with
+        # exactly a's batch shape; the standard broadcasts the batch shapes.
+        if b.ndim > 1 and a.shape[:-2] != b.shape[:-2]:
+            batch = _broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            a = xp.broadcast_to(a, batch + a.shape[-2:])
+            b = xp.broadcast_to(b, batch + b.shape[-2:])
+        return la.solve(a, b)
+
     complex_of = {"f": xp.dtype(xp.complex64), "d": xp.dtype(xp.complex128),
                   "F": xp.dtype(xp.complex64), "D": xp.dtype(xp.complex128)}  # fmt: skip
 
@@ -651,7 +741,8 @@ def _linalg_ops(xp: Any, reduced: Callable[..., Any]) -> dict[str, Callable[...,
         return la.svd(x, compute_uv=False)
 
     def cholesky(x: Any, upper: bool) -> Any:
-        low = la.cholesky(x)
+        with raising():
+            low = la.cholesky(x)
         return xp.conj(low.swapaxes(-1, -2)) if upper else low
 
     def matrix_rank(x: Any, rtol: Any) -> Any:
@@ -750,7 +841,7 @@ def _linalg_ops(xp: Any, reduced: Callable[..., Any]) -> dict[str, Callable[...,
         "linalg.diagonal": lambda x, offset: xp.diagonal(x, offset, -2, -1).copy(),
         "linalg.eigh": lambda x: tuple(la.eigh(x)),
         "linalg.eigvalsh": la.eigvalsh,
-        "linalg.inv": la.inv,
+        "linalg.inv": checked(la.inv),
         "linalg.matrix_norm": matrix_norm,
         "linalg.matrix_power": matrix_power,
         "linalg.matrix_rank": matrix_rank,
@@ -758,7 +849,7 @@ def _linalg_ops(xp: Any, reduced: Callable[..., Any]) -> dict[str, Callable[...,
         "linalg.pinv": pinv,
         "linalg.qr": lambda x, mode: tuple(la.qr(x, mode=mode)),
         "linalg.slogdet": lambda x: tuple(la.slogdet(x)),
-        "linalg.solve": la.solve,
+        "linalg.solve": checked(solve),
         "linalg.svd": lambda x, full_matrices: tuple(
             la.svd(x, full_matrices=full_matrices)
         ),
@@ -885,6 +976,14 @@ def _float16_ops(
         }
     )
     return ops
+
+
+def _broadcast_shapes(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast of two shapes the front end has checked."""
+    n = max(len(s1), len(s2))
+    s1 = (1,) * (n - len(s1)) + s1
+    s2 = (1,) * (n - len(s2)) + s2
+    return tuple([b if a == 1 else a for a, b in zip(s1, s2, strict=True)])
 
 
 @functools.lru_cache(maxsize=256)

@@ -585,3 +585,23 @@ def test_gpu_fused_complex32_kernels_match_the_portable_entries():
             & np.isnan(want.view(np.float16)).reshape(-1, 2).any(1)
         )
         assert same_or_both_nan.all(), name
+
+
+def test_fused_kernels_take_out_by_position():
+    """CuPy's ElementwiseKernel takes outputs by position and refuses ``out=``;
+    the table entries take the front end's ``out=`` (in-place operators)."""
+    from ocean_cuda._halfprec_kernels import with_out
+
+    calls = []
+
+    class Kernel:  # the call signature of cupy.ElementwiseKernel
+        def __call__(self, *args, **kwargs):
+            if set(kwargs) - {"size", "stream", "block_size"}:
+                raise TypeError(f"Wrong arguments {kwargs}")
+            calls.append(args)
+            return args[2] if len(args) == 3 else "new"
+
+    entry = with_out(Kernel())
+    assert entry("a", "b") == "new"
+    assert entry("a", "b", out="a") == "a"
+    assert calls == [("a", "b"), ("a", "b", "a")]
