@@ -136,9 +136,7 @@ def build_ops(
     ``LinAlgError`` for singular input (``cupyx.errstate(linalg="raise")``;
     by default CuPy returns NaN or garbage without a word).
     """
-    ops = _raw_ops(xp, sort_kind)
-    ops.update(_linalg_ops(xp, ops["_reduced"], linalg_errstate))
-    del ops["_reduced"]
+    ops = _raw_ops(xp, sort_kind, linalg_errstate)
     ops.update(portable_ops(xp, ops))
     if extra:
         ops.update(extra)
@@ -154,7 +152,9 @@ def build_ops(
     return ops
 
 
-def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
+def _raw_ops(
+    xp: Any, sort_kind: str | None, linalg_errstate: Callable[[], Any] | None
+) -> dict[str, Callable[..., Any]]:
     ndarray = xp.ndarray
     errstate = getattr(xp, "errstate", None)
 
@@ -694,7 +694,7 @@ def _raw_ops(xp: Any, sort_kind: str | None) -> dict[str, Callable[..., Any]]:
             "matrix_transpose": lambda x: x.swapaxes(-1, -2),
         }
     )
-    ops["_reduced"] = reduced  # for _linalg_ops, taken out by build_ops
+    ops.update(_linalg_ops(xp, reduced, linalg_errstate))
     ops.update(_fft_ops(xp))
     ops.update(_float16_ops(xp, ufuncs))
     return ops
@@ -722,7 +722,7 @@ def _linalg_ops(
         # Note: cupy.linalg.solve takes a 1-D b, or a stack of matrices with
         # exactly a's batch shape; the standard broadcasts the batch shapes.
         if b.ndim > 1 and a.shape[:-2] != b.shape[:-2]:
-            batch = _broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
             a = xp.broadcast_to(a, batch + a.shape[-2:])
             b = xp.broadcast_to(b, batch + b.shape[-2:])
         return la.solve(a, b)
@@ -740,9 +740,9 @@ def _linalg_ops(
     def svdvals(x: Any) -> Any:
         return la.svd(x, compute_uv=False)
 
+    @checked
     def cholesky(x: Any, upper: bool) -> Any:
-        with raising():
-            low = la.cholesky(x)
+        low = la.cholesky(x)
         return xp.conj(low.swapaxes(-1, -2)) if upper else low
 
     def matrix_rank(x: Any, rtol: Any) -> Any:
@@ -976,14 +976,6 @@ def _float16_ops(
         }
     )
     return ops
-
-
-def _broadcast_shapes(s1: tuple[int, ...], s2: tuple[int, ...]) -> tuple[int, ...]:
-    """The broadcast of two shapes the front end has checked."""
-    n = max(len(s1), len(s2))
-    s1 = (1,) * (n - len(s1)) + s1
-    s2 = (1,) * (n - len(s2)) + s2
-    return tuple([b if a == 1 else a for a, b in zip(s1, s2, strict=True)])
 
 
 @functools.lru_cache(maxsize=256)

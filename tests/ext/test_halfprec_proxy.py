@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ocean_array_api as xp
-from ocean_ext import complex32, float16, view_as_complex
+from ocean_ext import complex32, float16, view_as_complex, view_as_real
 
 from ..helpers import to_np
 from .halfprec_support import round_c64, round_f32, same_bits
@@ -336,8 +336,6 @@ def _random_bits(shape, dt):
 
 def _storage(x):
     """The stored 16-bit patterns of ``x`` (pairs for complex32)."""
-    from ocean_ext import view_as_real
-
     if x.dtype is complex32:
         x = view_as_real(x)
     return np.asarray(x).view(np.uint16)
