@@ -16,6 +16,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from . import _common
+from ._common import expand_dims as _expand_dims
+from ._common import flip as _flip
+from ._common import moveaxis as _moveaxis
+from ._common import reduced as _reduced
+from ._common import reversed_view as _reversed
+from ._common import unstack as _unstack
+
 ndarray = np.ndarray
 
 try:  # compiled by setup.py; absent in a source checkout that was not built
@@ -58,13 +66,6 @@ def _native_result(a: ndarray) -> ndarray:
     if a.dtype.isnative:
         return a
     return a.byteswap(inplace=True).view(a.dtype.newbyteorder("="))
-
-
-def _reversed(x: ndarray, axis: int) -> ndarray:
-    """A view of ``x`` reversed along ``axis`` (cheaper than np.flip)."""
-    key = [slice(None)] * x.ndim
-    key[axis] = slice(None, None, -1)
-    return x[tuple(key)]
 
 
 def _floor_divide(x1: Any, x2: Any, out: ndarray | None = None) -> ndarray:
@@ -177,25 +178,6 @@ def _argsort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     return _reversed(n - 1 - rev, axis)
 
 
-def _unstack(x: ndarray, axis: int) -> tuple[ndarray, ...]:
-    if axis:
-        order = list(range(x.ndim))
-        order.insert(0, order.pop(axis))
-        x = x.transpose(order)
-    # x[i, ...] is a view even for 1-D x (x[i] would be a NumPy scalar)
-    return tuple([x[i, ...] for i in range(x.shape[0])])
-
-
-def _moveaxis(
-    x: ndarray, source: tuple[int, ...], destination: tuple[int, ...]
-) -> ndarray:
-    # np.moveaxis without its argument normalisation (the front end did it)
-    order = [n for n in range(x.ndim) if n not in source]
-    for dst, src in sorted(zip(destination, source, strict=True)):
-        order.insert(dst, src)
-    return x.transpose(order)
-
-
 def _reshape(x: ndarray, shape: tuple[int, ...], copy: bool | None) -> ndarray:
     if copy is None:
         res = x.reshape(shape)  # the method: np.reshape costs ~1 us more
@@ -207,28 +189,10 @@ def _reshape(x: ndarray, shape: tuple[int, ...], copy: bool | None) -> ndarray:
     return x.reshape(shape, copy=copy)
 
 
-def _expand_dims(x: ndarray, axes: tuple[int, ...]) -> ndarray:
-    # ``axes``: sorted positions in the result; inserting size-1 axes is always a view.
-    shape = list(x.shape)
-    for a in axes:
-        shape.insert(a, 1)
-    return x.reshape(shape)
-
-
 def _repeat(x: ndarray, repeats: Any, axis: int | None) -> ndarray:
     if repeats.__class__ is not int:
         repeats = _as_intp(repeats)  # Note: NumPy refuses uint64 repeats
     return _native_result(x.repeat(repeats, axis))
-
-
-def _flip(x: ndarray, axis: tuple[int, ...] | None) -> ndarray:
-    rev = slice(None, None, -1)
-    if axis is None:
-        return x[(rev,) * x.ndim] if x.ndim else x[...]
-    key = [slice(None)] * x.ndim
-    for a in axis:
-        key[a] = rev
-    return x[tuple(key)]
 
 
 def _count_nonzero(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
@@ -319,28 +283,6 @@ def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
     return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
-def _reduced(
-    shape: tuple[int, ...], axis: Any, keepdims: bool
-) -> tuple[tuple[int, ...], int]:
-    """(result shape, number of elements reduced into each result element)."""
-    if axis is None:
-        axes: tuple[int, ...] = tuple(range(len(shape)))
-    elif axis.__class__ is int:
-        axes = (axis,)
-    else:
-        axes = axis
-    out: list[int] = []
-    count = 1
-    for i, d in enumerate(shape):
-        if i in axes:
-            count *= d
-            if keepdims:
-                out.append(1)
-        else:
-            out.append(d)
-    return tuple(out), count
-
-
 def _nan_fill(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
     fill = complex(np.nan, np.nan) if dtype.kind == "c" else np.nan
     return np.full(shape, fill, dtype=dtype.newbyteorder("="))
@@ -421,24 +363,6 @@ def _sorted_isin(x1: ndarray, x2: Any, invert: bool) -> ndarray:
     return np.isin(x1, x2, invert=invert)
 
 
-def _diff(x: ndarray, axis: int, n: int, prepend: Any, append: Any) -> ndarray:
-    if prepend is not None or append is not None:
-        x = np.concatenate(
-            [p for p in (prepend, x, append) if p is not None], axis=axis
-        )
-    if n == 0:
-        return x
-    lo = [slice(None)] * x.ndim
-    hi = lo[:]
-    lo[axis] = slice(None, -1)
-    hi[axis] = slice(1, None)
-    klo = tuple(lo)
-    khi = tuple(hi)
-    for _ in range(n):
-        x = np.subtract(x[khi], x[klo])
-    return x
-
-
 def _concat(
     arrays: Sequence[ndarray], axis: int | None, dtype: np.dtype | None
 ) -> ndarray:
@@ -449,10 +373,9 @@ def _concat(
     return np.concatenate(arrays, axis, dtype=dtype)
 
 
-def _stack(arrays: Sequence[ndarray], axis: int, dtype: np.dtype) -> ndarray:
-    # np.stack without its argument normalisation (the front end did it)
-    key = (slice(None),) * axis + (None,)
-    return np.concatenate([a[key] for a in arrays], axis=axis, dtype=dtype)
+_diff = functools.partial(_common.diff, np.concatenate)
+_stack = functools.partial(_common.stack, np.concatenate)
+_flat_layout = functools.partial(_common.flat_layout, np.lib.stride_tricks.as_strided)
 
 
 def _as_intp(indices: ndarray) -> ndarray:
@@ -471,42 +394,6 @@ def _as_intp(indices: ndarray) -> ndarray:
 
 def _take(x: ndarray, indices: ndarray, axis: int) -> ndarray:
     return _native_result(x.take(_as_intp(indices), axis))
-
-
-def _flat_layout(x: ndarray) -> tuple[ndarray, int, tuple[int, ...]] | None:
-    """``(flat, start, strides)``: a 1-D view of the memory holding ``x``,
-    the position of ``x[0, ..., 0]`` in it and ``x``'s strides, in elements
-    (0 for axes of length 1); None for an empty ``x`` or strides that are not
-    whole elements.  Index objects (``ocean_ext.index``) gather and scatter
-    through ``flat`` with precomputed offsets.
-    """
-    size = x.size
-    if not size:
-        return None
-    if x.flags.c_contiguous:
-        return x.reshape(size), 0, _c_strides(x.shape)
-    item = x.itemsize
-    dims = list(zip(x.shape, x.strides, strict=True))
-    if any(s % item for n, s in dims if n > 1):
-        return None
-    dims = [(n, s // item if n > 1 else 0) for n, s in dims]
-    lo = sum([(n - 1) * s for n, s in dims if s < 0])
-    hi = sum([(n - 1) * s for n, s in dims if s > 0])
-    # the element at the lowest address, as a view, stretched over the span
-    corner = x[tuple([slice(n - 1, n) if s < 0 else slice(0, 1) for n, s in dims])]
-    flat = np.lib.stride_tricks.as_strided(corner, (hi - lo + 1,), (item,))
-    return flat, -lo, tuple([s for _, s in dims])
-
-
-@functools.lru_cache(maxsize=256)
-def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """Element strides of a C-contiguous array of ``shape`` (0 for length 1)."""
-    out = []
-    step = 1
-    for n in reversed(shape):
-        out.append(step if n > 1 else 0)
-        step *= n
-    return tuple(reversed(out))
 
 
 def _take_flat(flat: ndarray, offsets: ndarray) -> ndarray:

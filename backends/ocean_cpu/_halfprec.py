@@ -40,6 +40,8 @@ from typing import Any
 
 import numpy as np
 
+from ._common import check_complex_view, reduced
+
 ndarray = np.ndarray
 
 try:
@@ -165,12 +167,7 @@ def _reduction(gufunc: Any) -> Callable[..., ndarray]:
 def _mean(gufunc: Any) -> Callable[..., ndarray]:
     def mean(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
         res = np.asarray(_reduce(gufunc, x, axis, keepdims))
-        if axis is None:
-            count = x.size
-        elif axis.__class__ is int:
-            count = x.shape[axis]
-        else:
-            count = math.prod([x.shape[i] for i in axis])
+        count = reduced(x.shape, axis, False)[1]
         with np.errstate(invalid="ignore", divide="ignore"):
             return res / count  # type: ignore[no-any-return]  # 0 / 0: NaN (+ NaN j)
 
@@ -182,16 +179,7 @@ def _view_as_complex(x: ndarray, dtype: Any) -> ndarray:
     """``x`` of shape (..., 2) viewed as ``dtype`` (twice its itemsize), shape (...)."""
     if x.size == 0:
         return np.empty(x.shape[:-1], dtype=dtype)  # nothing to share
-    if x.strides[-1] != x.itemsize:
-        msg = "the last axis (real, imaginary) must be contiguous in memory"
-        raise ValueError(msg)
-    if any(
-        s % (2 * x.itemsize)
-        for s, n in zip(x.strides[:-1], x.shape[:-1], strict=True)
-        if n > 1
-    ):
-        msg = "every other stride must be a multiple of the complex element's size"
-        raise ValueError(msg)
+    check_complex_view(x)
     if x.ctypes.data % (2 * x.itemsize) and np.dtype(dtype) == _U32:
         msg = "the data must be aligned to 4 bytes"
         raise ValueError(msg)

@@ -250,8 +250,7 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
     """Backend-table entries ``"<operation>.complex32"`` for the CUDA backend,
     with the conventions of ``ocean_cpu._halfprec`` (imports CuPy)."""
     import cupy
-
-    from ._halfprec_portable import reduced_count
+    from ocean_cpu._common import reduced
 
     k = kernels()
     warm_up(k)
@@ -267,7 +266,7 @@ def cuda_ops() -> dict[str, Callable[..., Any]]:
         return reduce
 
     def mean(x: Any, axis: Any, keepdims: bool) -> Any:
-        count = reduced_count(x.shape, axis)
+        count = reduced(x.shape, axis, False)[1]
         return reduction("ocean_c32_sum")(x, axis, keepdims) / count
 
     def from_c32(x: Any, dtype: Any) -> Any:

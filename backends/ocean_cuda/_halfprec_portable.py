@@ -23,11 +23,12 @@ complete, correct base that those kernels override where they exist:
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ELEMENTWISE", "portable_ops", "reduced_count"]
+from ocean_cpu._common import check_complex_view, reduced
+
+__all__ = ["ELEMENTWISE", "portable_ops"]
 
 # complex32 functions computed through complex64, with their operand count
 ELEMENTWISE: dict[str, int] = {
@@ -47,16 +48,6 @@ ELEMENTWISE: dict[str, int] = {
 
 _NEG = 0x80008000  # the sign bits of both parts
 _CONJ = 0x80000000  # the sign bit of the imaginary part
-
-
-def reduced_count(shape: tuple[int, ...], axis: Any) -> int:
-    """How many elements a reduction over ``axis`` (None, an int or a tuple of
-    non-negative ints, as the front end passes them) combines into each result."""
-    if axis is None:
-        return math.prod(shape)
-    if isinstance(axis, int):
-        return shape[axis]
-    return math.prod([shape[a] for a in axis])
 
 
 def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, Any]:
@@ -150,7 +141,7 @@ def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, 
 
     def mean(x: Any, axis: Any, keepdims: bool) -> Any:
         total = xp.sum(up(x).astype(c128), axis=axis, keepdims=keepdims)
-        count = reduced_count(x.shape, axis)
+        count = reduced(x.shape, axis, False)[1]
         return total / count if count else total * xp.nan  # 0 / 0: NaN
 
     def vecdot(a: Any, b: Any, axis: int) -> Any:
@@ -165,16 +156,7 @@ def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, 
         """``x`` of shape (..., 2) viewed as ``dtype`` (twice its itemsize)."""
         if x.size == 0:
             return xp.empty(x.shape[:-1], dtype=dtype)
-        if x.strides[-1] != x.itemsize:
-            msg = "the last axis (real, imaginary) must be contiguous in memory"
-            raise ValueError(msg)
-        if any(
-            s % (2 * x.itemsize)
-            for s, n in zip(x.strides[:-1], x.shape[:-1], strict=True)
-            if n > 1
-        ):
-            msg = "every other stride must be a multiple of the complex element's size"
-            raise ValueError(msg)
+        check_complex_view(x)
         try:
             return x.view(dtype)[..., 0]
         except ValueError as exc:  # a module that views C-contiguous arrays only

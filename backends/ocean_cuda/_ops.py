@@ -32,6 +32,18 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ocean_cpu._common import diff as _diff
+from ocean_cpu._common import (
+    expand_dims,
+    flip,
+    moveaxis,
+    reduced,
+    reversed_view,
+    unstack,
+)
+from ocean_cpu._common import flat_layout as _flat_layout
+from ocean_cpu._common import stack as _stack
+
 from ._halfprec_portable import portable_ops
 
 __all__ = ["ABSENT", "build_ops"]
@@ -272,25 +284,20 @@ def _raw_ops(
 
         return op
 
-    def reversed_(x: Any, axis: int) -> Any:
-        key = [slice(None)] * x.ndim
-        key[axis] = slice(None, None, -1)
-        return x[tuple(key)]
-
     skw = {} if sort_kind is None else {"kind": sort_kind}
 
     def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
         if not descending:
             return xp.sort(x, axis=axis, **skw)
         # Note: a stable descending sort: sort the reversed input, reverse back.
-        return reversed_(xp.sort(reversed_(x, axis), axis=axis, **skw), axis)
+        return reversed_view(xp.sort(reversed_view(x, axis), axis=axis, **skw), axis)
 
     def argsort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
         if not descending:
             return xp.argsort(x, axis=axis, **skw)
         n = x.shape[axis]
-        rev = xp.argsort(reversed_(x, axis), axis=axis, **skw)
-        return reversed_(n - 1 - rev, axis)
+        rev = xp.argsort(reversed_view(x, axis), axis=axis, **skw)
+        return reversed_view(n - 1 - rev, axis)
 
     def unique(x: Any, index: bool, inverse: bool, counts: bool) -> Any:
         # Note: sorted, NaNs distinct (equal_nan=False; CuPy's default is True).
@@ -309,25 +316,6 @@ def _raw_ops(
     def unique_inverse(x: Any) -> Any:
         values, inv = unique(x, False, True, False)
         return values, inv.reshape(x.shape)
-
-    def reduced(
-        shape: tuple[int, ...], axis: Any, keepdims: bool
-    ) -> tuple[tuple[int, ...], int]:
-        nd = len(shape)
-        if axis is None:
-            axes: tuple[int, ...] = tuple(range(nd))
-        else:
-            axes = tuple(a % nd for a in ((axis,) if axis.__class__ is int else axis))
-        out: list[int] = []
-        count = 1
-        for i, d in enumerate(shape):
-            if i in axes:
-                count *= d
-                if keepdims:
-                    out.append(1)
-            else:
-                out.append(d)
-        return tuple(out), count
 
     def nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
         fill = (
@@ -378,36 +366,10 @@ def _raw_ops(
     def count_nonzero(x: Any, axis: Any, keepdims: bool) -> Any:
         return xp.sum(x != 0, axis=axis, keepdims=keepdims, dtype=xp.intp)
 
-    def diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
-        if prepend is not None or append is not None:
-            x = xp.concatenate(
-                [p for p in (prepend, x, append) if p is not None], axis=axis
-            )
-        if n == 0:
-            return x
-        lo = [slice(None)] * x.ndim
-        hi = lo[:]
-        lo[axis] = slice(None, -1)
-        hi[axis] = slice(1, None)
-        klo, khi = tuple(lo), tuple(hi)
-        for _ in range(n):
-            x = xp.subtract(x[khi], x[klo])
-        return x
-
     def concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
         if dtype is None:
             return xp.concatenate(arrays, axis)
         return xp.concatenate(arrays, axis, dtype=dtype)
-
-    def stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
-        key = (slice(None),) * axis + (None,)
-        return xp.concatenate([a[key] for a in arrays], axis=axis, dtype=dtype)
-
-    def moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> Any:
-        order = [n for n in range(x.ndim) if n not in source]
-        for dst, src in sorted(zip(destination, source, strict=True)):
-            order.insert(dst, src)
-        return x.transpose(order)
 
     def reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
         if copy:
@@ -418,12 +380,6 @@ def _raw_ops(
             raise ValueError(msg)
         return res
 
-    def expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
-        shape = list(x.shape)
-        for a in axes:
-            shape.insert(a, 1)
-        return x.reshape(shape)
-
     def repeat(x: Any, repeats: Any, axis: int | None) -> Any:
         if repeats.__class__ is not int:
             # Note: cupy.repeat takes an int or a list, not an array (a host sync).
@@ -431,22 +387,6 @@ def _raw_ops(
             if len(repeats) == 1:
                 repeats = repeats[0]
         return xp.repeat(x, repeats, axis)
-
-    def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
-        rev = slice(None, None, -1)
-        if axis is None:
-            return x[(rev,) * x.ndim] if x.ndim else x[...]
-        key = [slice(None)] * x.ndim
-        for a in axis:
-            key[a] = rev
-        return x[tuple(key)]
-
-    def unstack(x: Any, axis: int) -> tuple[Any, ...]:
-        if axis:
-            order = list(range(x.ndim))
-            order.insert(0, order.pop(axis))
-            x = x.transpose(order)
-        return tuple([x[i, ...] for i in range(x.shape[0])])
 
     # Bounds: CuPy *wraps* out-of-range integer-array indices (x[[5]] of a
     # 3-element x reads x[2]) where NumPy raises IndexError.  The front end
@@ -507,23 +447,6 @@ def _raw_ops(
     def take_along_axis(x: Any, indices: Any, axis: int) -> Any:
         check_bounds(indices, x.shape[axis], axis)
         return xp.take_along_axis(x, indices, axis)
-
-    def flat_layout(x: Any) -> Any:
-        size = x.size
-        if not size:
-            return None
-        if x.flags.c_contiguous:
-            return x.reshape(size), 0, c_strides(x.shape)
-        item = x.itemsize
-        dims = list(zip(x.shape, x.strides, strict=True))
-        if any(s % item for n, s in dims if n > 1):
-            return None
-        dims = [(n, s // item if n > 1 else 0) for n, s in dims]
-        lo = sum([(n - 1) * s for n, s in dims if s < 0])
-        hi = sum([(n - 1) * s for n, s in dims if s > 0])
-        corner = x[tuple([slice(n - 1, n) if s < 0 else slice(0, 1) for n, s in dims])]
-        flat = xp.lib.stride_tricks.as_strided(corner, (hi - lo + 1,), (item,))
-        return flat, -lo, tuple([s for _, s in dims])
 
     def take_flat(flat: Any, offsets: Any) -> Any:
         return flat.take(offsets)  # offsets are in bounds (the front end made them)
@@ -617,7 +540,9 @@ def _raw_ops(
             "setitem": setitem,
             "take": take,
             "take_along_axis": take_along_axis,
-            "flat_layout": flat_layout,
+            "flat_layout": functools.partial(
+                _flat_layout, xp.lib.stride_tricks.as_strided
+            ),
             "take_flat": take_flat,
             "compact_offsets": compact_offsets,
             "getitem_native": getitem,  # never byte-swapped here
@@ -641,7 +566,7 @@ def _raw_ops(
             # manipulation
             "broadcast_to": xp.broadcast_to,
             "concat": concat,
-            "stack": stack,
+            "stack": functools.partial(_stack, xp.concatenate),
             "expand_dims": expand_dims,
             "flip": flip,
             "moveaxis": moveaxis,
@@ -687,7 +612,7 @@ def _raw_ops(
             "any": lambda x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
             "cumulative_sum": cumulative(xp.cumsum, 0),
             "cumulative_prod": cumulative(xp.cumprod, 1),
-            "diff": diff,
+            "diff": functools.partial(_diff, xp.concatenate),
             # linear algebra
             "tensordot": lambda x1, x2, axes: xp.tensordot(x1, x2, axes=axes),
             "vecdot": vecdot,
@@ -976,13 +901,3 @@ def _float16_ops(
         }
     )
     return ops
-
-
-@functools.lru_cache(maxsize=256)
-def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    out = []
-    step = 1
-    for n in reversed(shape):
-        out.append(step if n > 1 else 0)
-        step *= n
-    return tuple(reversed(out))

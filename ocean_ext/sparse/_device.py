@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from ocean_array_api._devices import Device
 
@@ -44,7 +44,7 @@ def _device_of(args: tuple[Any, ...], kwargs: dict[str, Any], coo: type) -> Any:
         if (cls is list or cls is tuple) and a:
             first = a[0]
             if first.__class__ is coo:
-                return first._store.device
+                return cast(Any, first)._store.device  # `coo` is only a `type` here
             if first.__class__ is Array:
                 return first._device
     return None

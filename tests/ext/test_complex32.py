@@ -987,4 +987,3 @@ def test_cuda_kernel_sources_compile(tmp_path):
         timeout=600,
     )
     assert res.returncode == 0, res.stdout + res.stderr
-

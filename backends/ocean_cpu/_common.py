@@ -1,0 +1,192 @@
+"""Pieces of a backend table that hold for any NumPy-like array module.
+
+The CPU backend (NumPy) and the CUDA backend (CuPy, ``ocean_cuda._ops``) share
+these: layout compositions (views built from slicing, ``reshape`` and
+``transpose``), the shape arithmetic of reductions, and the flat layout that
+``ocean_ext.index`` objects gather through.  They use only what an array of
+either module has (``shape``, ``strides``, ``itemsize``, ``flags``, slicing,
+``reshape``, ``transpose``); where a function of the module is needed
+(``concatenate``, ``as_strided``) the caller passes it, so nothing here imports
+NumPy or CuPy.  Corrections of a library's *numerics* stay in each backend:
+they differ (the CPU may test a mask on the host; the GPU must not
+synchronise).
+
+Arguments are already validated and normalised by the front end (axes are
+non-negative unless said otherwise), as everywhere in a backend table.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = [
+    "c_strides",
+    "check_complex_view",
+    "diff",
+    "expand_dims",
+    "flat_layout",
+    "flip",
+    "moveaxis",
+    "reduced",
+    "reversed_view",
+    "stack",
+    "unstack",
+]
+
+
+def reversed_view(x: Any, axis: int) -> Any:
+    """A view of ``x`` reversed along ``axis`` (cheaper than ``flip``)."""
+    key = [slice(None)] * x.ndim
+    key[axis] = slice(None, None, -1)
+    return x[tuple(key)]
+
+
+def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
+    """``x`` reversed along ``axis`` (every axis for None), as a view."""
+    rev = slice(None, None, -1)
+    if axis is None:
+        return x[(rev,) * x.ndim] if x.ndim else x[...]
+    key = [slice(None)] * x.ndim
+    for a in axis:
+        key[a] = rev
+    return x[tuple(key)]
+
+
+def unstack(x: Any, axis: int) -> tuple[Any, ...]:
+    """Views of ``x`` along ``axis``."""
+    if axis:
+        order = list(range(x.ndim))
+        order.insert(0, order.pop(axis))
+        x = x.transpose(order)
+    # x[i, ...] is a view even for 1-D x (x[i] would be a NumPy scalar)
+    return tuple([x[i, ...] for i in range(x.shape[0])])
+
+
+def moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> Any:
+    """``moveaxis`` without its argument normalisation (the front end did it)."""
+    order = [n for n in range(x.ndim) if n not in source]
+    for dst, src in sorted(zip(destination, source, strict=True)):
+        order.insert(dst, src)
+    return x.transpose(order)
+
+
+def expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
+    """``x`` with size-1 axes at ``axes`` (sorted positions in the result);
+    inserting size-1 axes is always a view."""
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return x.reshape(shape)
+
+
+def stack(
+    concatenate: Callable[..., Any], arrays: Sequence[Any], axis: int, dtype: Any
+) -> Any:
+    """``stack`` as one ``concatenate`` of views with a new axis."""
+    key = (slice(None),) * axis + (None,)
+    return concatenate([a[key] for a in arrays], axis=axis, dtype=dtype)
+
+
+def diff(
+    concatenate: Callable[..., Any],
+    x: Any,
+    axis: int,
+    n: int,
+    prepend: Any,
+    append: Any,
+) -> Any:
+    """The ``n``-th forward difference along ``axis``, after joining
+    ``prepend`` and ``append`` (arrays of x's dtype, or None)."""
+    if prepend is not None or append is not None:
+        x = concatenate([p for p in (prepend, x, append) if p is not None], axis=axis)
+    if n == 0:
+        return x
+    lo = [slice(None)] * x.ndim
+    hi = lo[:]
+    lo[axis] = slice(None, -1)
+    hi[axis] = slice(1, None)
+    klo, khi = tuple(lo), tuple(hi)
+    for _ in range(n):
+        x = x[khi] - x[klo]
+    return x
+
+
+def reduced(
+    shape: tuple[int, ...], axis: Any, keepdims: bool
+) -> tuple[tuple[int, ...], int]:
+    """(result shape, number of elements reduced into each result element)
+    of a reduction of ``shape`` over ``axis`` (None, an int or a tuple; negative
+    axes count from the end)."""
+    nd = len(shape)
+    if axis is None:
+        axes: tuple[int, ...] = tuple(range(nd))
+    elif axis.__class__ is int:
+        axes = (axis % nd if nd else axis,)
+    else:
+        axes = tuple([a % nd for a in axis])
+    out: list[int] = []
+    count = 1
+    for i, d in enumerate(shape):
+        if i in axes:
+            count *= d
+            if keepdims:
+                out.append(1)
+        else:
+            out.append(d)
+    return tuple(out), count
+
+
+@functools.lru_cache(maxsize=256)
+def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Element strides of a C-contiguous array of ``shape`` (0 for length 1)."""
+    out = []
+    step = 1
+    for n in reversed(shape):
+        out.append(step if n > 1 else 0)
+        step *= n
+    return tuple(reversed(out))
+
+
+def flat_layout(
+    as_strided: Callable[..., Any], x: Any
+) -> tuple[Any, int, tuple[int, ...]] | None:
+    """``(flat, start, strides)``: a 1-D view of the memory holding ``x``, the
+    position of ``x[0, ..., 0]`` in it and ``x``'s strides, in elements (0 for
+    axes of length 1); None for an empty ``x`` or strides that are not whole
+    elements.  Index objects (``ocean_ext.index``) gather and scatter through
+    ``flat`` with precomputed offsets.  ``as_strided``: the module's
+    ``lib.stride_tricks.as_strided``.
+    """
+    size = x.size
+    if not size:
+        return None
+    if x.flags.c_contiguous:
+        return x.reshape(size), 0, c_strides(x.shape)
+    item = x.itemsize
+    dims = list(zip(x.shape, x.strides, strict=True))
+    if any(s % item for n, s in dims if n > 1):
+        return None
+    dims = [(n, s // item if n > 1 else 0) for n, s in dims]
+    lo = sum([(n - 1) * s for n, s in dims if s < 0])
+    hi = sum([(n - 1) * s for n, s in dims if s > 0])
+    # the element at the lowest address, as a view, stretched over the span
+    corner = x[tuple([slice(n - 1, n) if s < 0 else slice(0, 1) for n, s in dims])]
+    flat = as_strided(corner, (hi - lo + 1,), (item,))
+    return flat, -lo, tuple([s for _, s in dims])
+
+
+def check_complex_view(x: Any) -> None:
+    """Raise ValueError unless ``x`` of shape (..., 2) can be viewed as complex
+    elements of twice its itemsize, shape (...), without a copy."""
+    if x.strides[-1] != x.itemsize:
+        msg = "the last axis (real, imaginary) must be contiguous in memory"
+        raise ValueError(msg)
+    if any(
+        s % (2 * x.itemsize)
+        for s, n in zip(x.strides[:-1], x.shape[:-1], strict=True)
+        if n > 1
+    ):
+        msg = "every other stride must be a multiple of the complex element's size"
+        raise ValueError(msg)
