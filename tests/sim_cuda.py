@@ -16,11 +16,17 @@ It must be imported before any CUDA device is looked up.
 What this checks is the CUDA table's logic and the front end's device-generic
 paths under CuPy's rules (no host arrays in device code, a current device, 0-d
 results); it says nothing of CuPy's own numerics or speed, which need a GPU.
+It also checks every simulated CUDA array the front end makes: its native
+data must have the dtype its label says (a backend entry that returns int64
+data for an int8 result would otherwise pass unnoticed, printed as int8).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ocean_array_api import _backend
+from ocean_array_api._array_object import Array
 
 from . import simcupy
 
@@ -39,6 +45,35 @@ def install() -> None:
     )
     sim.simulated = True
     _backend._loaded["cuda"] = sim
+    _check_labels()
+
+
+class _CheckedDType:
+    """``Array._dtype`` (a slot), checked when set: on a simulated CUDA array
+    the native data must have the label's storage dtype.  Every way to make an
+    Array (``_wrap`` and the hot paths that inline it) sets ``_data`` first."""
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        return self if obj is None else self.slot.__get__(obj, cls)
+
+    def __set__(self, obj: Any, dtype: Any) -> None:
+        data = obj._data
+        if data.__class__ is simcupy.SimArray and data.dtype != dtype._native:
+            msg = (
+                f"sim_cuda: a backend entry returned {data.dtype} data for an "
+                f"array labelled {dtype} (storage {dtype._native})"
+            )
+            raise AssertionError(msg)
+        self.slot.__set__(obj, dtype)
+
+
+def _check_labels() -> None:
+    slot = Array.__dict__["_dtype"]
+    if not isinstance(slot, _CheckedDType):
+        Array._dtype = _CheckedDType(slot)  # type: ignore[assignment,misc]
 
 
 install()

@@ -35,7 +35,16 @@ enforces the CuPy rules that a CPU-only code path would most easily break:
   shifts (here: the count modulo the width); ``linalg.solve`` takes a 1-D
   ``b`` or ``a``'s exact batch shape; and ``linalg.inv``, ``solve`` and
   ``cholesky`` of singular input return NaN unless
-  :func:`linalg_errstate` (``cupyx.errstate(linalg="raise")``) is active.
+  :func:`linalg_errstate` (``cupyx.errstate(linalg="raise")``) is active;
+  so does ``svd`` of input it cannot factorise (NaN), and ``matrix_power`` with a negative exponent inverts unchecked.
+- More CuPy 14 numerics (the second review of its sources): float
+  ``floor_divide`` is ``floor(x / y)``; a 1-D float sort (and so ``unique``,
+  and ``isin``'s binary search) puts NaNs whose sign bit is set first;
+  ``argmax``/``argmin`` with several NaNs return the last one (CuPy: whichever
+  its reduction tree keeps); float16 ``nextafter`` gives NaN for an infinite
+  ``x1`` and ``x1`` when the operands are equal; ``linspace`` refuses complex
+  bounds (TypeError); there is no ``vecdot``; and assigning a Python zero to a
+  C-contiguous target (``x[0] = -0.0``) stores +0 (a memset).
 
 It does not simulate CuPy's other numerical deviations from NumPy (those need
 the real library and a GPU) nor streams beyond recording them.  Use it with
@@ -198,6 +207,13 @@ class SimArray(np.ndarray):
         if type(value) is np.ndarray:
             raise _unsupported(value)
         key = _wrap_indices(self.shape, _unwrap_key(key, self._dev))
+        if isinstance(value, (int, float, complex, np.generic)) and value == 0:
+            # CuPy fills a basic-indexed target with a host zero by memset:
+            # the bits of +0, whatever the zero's sign
+            base = self.view(np.ndarray)
+            target = np.ndarray.__getitem__(base, key)
+            if np.may_share_memory(target, base) and target.flags.c_contiguous:
+                value = 0
         if isinstance(value, SimArray):
             _check_device(value)
             value = value.view(np.ndarray)
@@ -422,6 +438,10 @@ def _info(np_func: Any) -> Any:
     return f
 
 
+# NumPy functions CuPy 14 lacks
+_ABSENT = frozenset({"vecdot"})
+
+
 class _Module(types.ModuleType):
     """A module proxy: NumPy's (sub)module with array functions wrapped."""
 
@@ -446,6 +466,12 @@ class _Module(types.ModuleType):
 class _SimCupy(_Module):
     ndarray = SimArray
     cuda = cuda
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _ABSENT:
+            msg = f"module 'cupy' has no attribute {name!r} (CuPy 14)"
+            raise AttributeError(msg)
+        return super().__getattr__(name)
 
     @staticmethod
     def array(
@@ -534,6 +560,8 @@ class _SimCupy(_Module):
     def sort(a: Any, axis: Any = -1, kind: Any = None) -> SimArray:
         if kind not in (None, "stable"):
             raise NotImplementedError(f"simcupy.sort: kind={kind!r} is not supported")
+        if a.ndim == 1 and a.dtype.kind == "f":
+            return a[_SimCupy.argsort(a)]  # type: ignore[no-any-return]
         return _call(np.sort, (a,), {"axis": axis, "kind": "stable"})  # type: ignore[no-any-return]
 
     @staticmethod
@@ -542,7 +570,39 @@ class _SimCupy(_Module):
             raise NotImplementedError(
                 f"simcupy.argsort: kind={kind!r} is not supported"
             )
+        if a.ndim == 1 and a.dtype.kind == "f":
+            return _to_device(_radix_argsort(a.view(np.ndarray)), a._dev)
         return _call(np.argsort, (a,), {"axis": axis, "kind": "stable"})  # type: ignore[no-any-return]
+
+    @staticmethod
+    def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+               return_counts: bool = False, axis: Any = None,
+               *, equal_nan: bool = True) -> Any:  # fmt: skip
+        """Sorted as CuPy sorts (negative NaNs first), then NumPy's grouping."""
+        flat = ar.reshape(-1)
+        order = _SimCupy.argsort(flat).view(np.ndarray)
+        vals = flat.view(np.ndarray)[order]
+        if vals.size:
+            new = np.empty(vals.size, dtype=bool)
+            new[0] = True
+            same = vals[1:] == vals[:-1]
+            if equal_nan:
+                same |= np.isnan(vals[1:]) & np.isnan(vals[:-1])
+            new[1:] = ~same
+        else:
+            new = np.zeros(0, dtype=bool)
+        starts = np.flatnonzero(new)
+        res: list[Any] = [vals[starts]]
+        if return_index:
+            res.append(order[starts])
+        if return_inverse:
+            inv = np.empty(vals.size, dtype=np.intp)
+            inv[order] = np.cumsum(new) - 1
+            res.append(inv)
+        if return_counts:
+            res.append(np.diff(np.append(starts, vals.size)))
+        out = [_to_device(r, ar._dev) for r in res]
+        return out[0] if len(out) == 1 else tuple(out)
 
     # CuPy's isin and searchsorted take arrays and do not promote
     @staticmethod
@@ -557,7 +617,22 @@ class _SimCupy(_Module):
                 msg = f"'{type(a).__name__}' object has no attribute 'ravel'"
                 raise AttributeError(msg)
         _same_dtypes("isin", element, test_elements)
-        return _call(np.isin, (element, test_elements), {"invert": invert})  # type: ignore[no-any-return]
+        # CuPy: sort test_elements (as above), binary-search each element,
+        # and compare with the element found
+        bins = _SimCupy.sort(test_elements.reshape(-1)).view(np.ndarray)
+        x = element.view(np.ndarray)
+        if bins.size == 0:
+            hit = np.zeros(x.shape, dtype=bool)
+        else:
+            lo = np.zeros(x.shape, dtype=np.intp)
+            hi = np.full(x.shape, bins.size, dtype=np.intp)
+            while (lo < hi).any():
+                mid = (lo + hi) // 2
+                go_right = (lo < hi) & (bins[np.minimum(mid, bins.size - 1)] < x)
+                lo = np.where(go_right, mid + 1, lo)
+                hi = np.where((lo < hi) & ~go_right, mid, hi)
+            hit = bins[np.minimum(lo, bins.size - 1)] == x
+        return _to_device(hit != invert, element._dev)
 
     @staticmethod
     def searchsorted(
@@ -585,6 +660,62 @@ class _SimCupy(_Module):
             return out  # type: ignore[no-any-return]
         return res  # type: ignore[no-any-return]
 
+    # CuPy's float floor_divide: floor(x / y)
+    @staticmethod
+    def floor_divide(x1: Any, x2: Any, out: Any = None) -> SimArray:
+        res = _call(np.floor_divide, (x1, x2), {})
+        if res.dtype.kind == "f":
+            with np.errstate(all="ignore"):
+                res = _call(
+                    lambda a, b: np.asarray(np.floor(a / b), dtype=res.dtype),
+                    (x1, x2),
+                    {},
+                )
+        if out is not None:
+            out[...] = res
+            return out  # type: ignore[no-any-return]
+        return res  # type: ignore[no-any-return]
+
+    # CuPy's arg-reductions keep whichever NaN their reduction tree meets
+    # first; here, with several NaNs, the last one
+    @staticmethod
+    def argmax(
+        a: Any, axis: Any = None, out: Any = None, keepdims: bool = False
+    ) -> SimArray:
+        return _arg_extremum(np.argmax, a, axis, keepdims)
+
+    @staticmethod
+    def argmin(
+        a: Any, axis: Any = None, out: Any = None, keepdims: bool = False
+    ) -> SimArray:
+        return _arg_extremum(np.argmin, a, axis, keepdims)
+
+    # CuPy's float16 nextafter: NaN for an infinite x1, x1 when equal
+    @staticmethod
+    def nextafter(x1: Any, x2: Any, out: Any = None) -> SimArray:
+        res = _call(np.nextafter, (x1, x2), {})
+        if res.dtype == np.float16:
+            a = np.broadcast_to(_unwrap(x1), res.shape)
+            b = np.broadcast_to(_unwrap(x2), res.shape)
+            raw = res.view(np.ndarray).copy()
+            raw[a == b] = a[a == b]
+            raw[~np.isfinite(a) | np.isnan(b)] = np.nan
+            res = _to_device(raw, res._dev)
+        if out is not None:
+            out[...] = res
+            return out  # type: ignore[no-any-return]
+        return res  # type: ignore[no-any-return]
+
+    # CuPy's linspace converts its bounds with float() (CuPy issue 9370)
+    @staticmethod
+    def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+                 retstep: bool = False, dtype: Any = None, axis: int = 0) -> SimArray:  # fmt: skip
+        if (num - 1 if endpoint else num) > 0:
+            float(start), float(stop)  # TypeError for complex bounds, as CuPy
+        return _call(  # type: ignore[no-any-return]
+            np.linspace, (start, stop, num), {"endpoint": endpoint, "dtype": dtype}
+        )
+
     # C's << and >>: a count of the width or more is undefined (here: modulo)
     @staticmethod
     def left_shift(x1: Any, x2: Any, out: Any = None) -> SimArray:
@@ -599,6 +730,30 @@ class _SimCupy(_Module):
         a = a.view(np.ndarray) if isinstance(a, np.ndarray) else a
         b = b.view(np.ndarray) if isinstance(b, np.ndarray) else b
         return bool(np.may_share_memory(a, b))
+
+
+def _radix_argsort(a: np.ndarray) -> np.ndarray:
+    """CuPy's 1-D float argsort (CUB's radix sort by the bits): stable, with
+    NaNs whose sign bit is set first and the other NaNs last."""
+    order = np.argsort(a, kind="stable")  # NaNs last, in their order
+    neg_nan = np.isnan(a[order]) & np.signbit(a[order])
+    return np.concatenate([order[neg_nan], order[~neg_nan]])
+
+
+def _arg_extremum(func: Any, a: Any, axis: Any, keepdims: bool) -> SimArray:
+    x = a.view(np.ndarray)
+    res = func(x, axis=axis, keepdims=keepdims)
+    if x.dtype.kind == "f":
+        flat = x.reshape(-1) if axis is None else np.moveaxis(x, axis, -1)
+        nan = np.isnan(flat)
+        last = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        several = nan.sum(axis=-1) > 1
+        if keepdims and axis is not None:
+            last, several = np.expand_dims(last, axis), np.expand_dims(several, axis)
+        elif keepdims:
+            last, several = last.reshape((1,) * x.ndim), several.reshape((1,) * x.ndim)
+        res = np.where(several, last, res)
+    return _to_device(np.asarray(res, dtype=np.intp), a._dev)
 
 
 def _same_dtypes(name: str, a: Any, b: Any) -> None:
@@ -638,13 +793,22 @@ class linalg_errstate:  # stands for cupyx.errstate(linalg="raise")
 
 
 def _checked(name: str, func: Any) -> Any:
-    def f(*args: Any) -> Any:
+    def f(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args)
+            return func(*args, **kwargs)
         except np.linalg.LinAlgError:
             if getattr(_linalg_raise, "depth", 0):
                 raise
         # CuPy's default (linalg="ignore"): cuSOLVER's failure goes unseen
+        if name == "svd":  # NaN results of the right shapes
+            a = args[0]
+            eye = np.broadcast_to(
+                np.eye(a.shape[-2], a.shape[-1], dtype=a.dtype), a.shape
+            )
+            res = func(_to_device(eye.copy(), a._dev), *args[1:], **kwargs)
+            if isinstance(res, tuple):
+                return type(res)(*[_nan_like(r) for r in res])
+            return _nan_like(res)
         shape = (
             np.broadcast_shapes(*[a.shape for a in args])
             if name == "solve"
@@ -656,6 +820,10 @@ def _checked(name: str, func: Any) -> Any:
 
     f.__name__ = name
     return f
+
+
+def _nan_like(a: SimArray) -> SimArray:
+    return _to_device(np.full(a.shape, np.nan, dtype=a.dtype), a._dev)
 
 
 class _SimLinalg(_Module):
@@ -678,8 +846,14 @@ class _SimLinalg(_Module):
             raise ValueError(msg)
         return _call(np.linalg.solve, (a, b), {})  # type: ignore[no-any-return]
 
+    @staticmethod
+    def matrix_power(a: Any, n: int) -> SimArray:
+        if n < 0:  # CuPy inverts with its own inv, outside any error state
+            a, n = _SimLinalg.inv(a), -n
+        return _call(np.linalg.matrix_power, (a, n), {})  # type: ignore[no-any-return]
 
-for _name in ("solve", "inv", "cholesky"):
+
+for _name in ("solve", "inv", "cholesky", "svd"):
     _f = getattr(_SimLinalg, _name, None) or _wrapped(getattr(np.linalg, _name))
     setattr(_SimLinalg, _name, staticmethod(_checked(_name, _f)))
 

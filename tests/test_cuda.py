@@ -322,8 +322,10 @@ def _same_on_both(func, *arrays, exact=True):
     if exact:
         assert g.shape == w.shape
         np.testing.assert_array_equal(g, w)
-        if g.dtype.kind == "f":  # signed zeros too
-            np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+        if g.dtype.kind == "f":  # signed zeros too (a NaN's sign is unspecified)
+            np.testing.assert_array_equal(
+                np.signbit(g) & ~np.isnan(g), np.signbit(w) & ~np.isnan(w)
+            )
     else:
         np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
 
@@ -410,6 +412,158 @@ def test_singular_input_raises_as_on_the_cpu(func):
         func(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))
     with pytest.raises(type(theirs.value)):
         func(singular)
+
+
+# --- from the second review of CuPy 14's sources (simulated in tests/simcupy.py) ---------
+_NEG_NAN = np.copysign(np.nan, -1.0)  # what 0/0 gives on x86
+
+
+def test_sorting_and_sets_with_nans_whose_sign_bit_is_set():
+    a = np.array([1.0, _NEG_NAN, 3.0, -np.inf, np.nan, 2.0, 1.0])
+    _same_on_both(xp.sort, a)
+    _same_on_both(lambda x: xp.sort(x, descending=True), a)
+    _same_on_both(xp.argsort, a)
+    _same_on_both(lambda x: xp.argsort(x, descending=True), a)
+    _same_on_both(xp.unique_values, a)
+    for i in range(2):
+        _same_on_both(lambda x, i=i: xp.unique_counts(x)[i], a)
+        _same_on_both(lambda x, i=i: xp.unique_inverse(x)[i], a)
+    # isin's binary search over the sorted x2 must still find 1.0 and 3.0
+    _same_on_both(xp.isin, np.array([1.0, 3.0, 4.0, np.nan]), a)
+    _same_on_both(xp.isin, a.astype(np.float32), a[::-1].astype(np.float32))
+
+
+def test_argmax_and_argmin_return_the_first_of_several_nans():
+    a = np.array([[1.0, np.nan, 5.0, np.nan, 2.0], [np.nan, 0.0, np.nan, 9.0, -1.0]])
+    for func in (xp.argmax, xp.argmin):
+        _same_on_both(func, a)
+        _same_on_both(lambda x, f=func: f(x, axis=1), a)
+        _same_on_both(lambda x, f=func: f(x, axis=0, keepdims=True), a)
+        _same_on_both(lambda x, f=func: f(x, axis=1), np.array([[3.0, 1.0, 2.0]]))
+
+
+def test_float_floor_divide_is_numpys_quotient():
+    inf, nan = float("inf"), float("nan")
+    x1 = np.array(
+        [1.0, -1.0, 0.7, 1e30, 5.5, -5.5, 0.0, -0.0, 1.0, -1.0, inf, 1.0, nan]
+    )
+    x2 = np.array([0.1, 0.1, 0.1, 3.0, -2.0, 2.0, 3.0, 3.0, inf, inf, 2.0, 0.0, 1.0])
+    for dt in (np.float64, np.float32):
+        _same_on_both(xp.floor_divide, x1.astype(dt), x2.astype(dt))
+    _same_on_both(lambda x: x // 0.1, x1)
+    _same_on_both(lambda x: 1.0 // x, x2)
+    # the quotient and the remainder agree: (x // y) * y + x % y == x
+    x, y = xp.asarray([1.0, 7.3, -2.9], device=CUDA_LAST), 0.1
+    np.testing.assert_allclose(host((x // y) * y + x % y), host(x), rtol=1e-15)
+    _same_on_both(
+        xp.floor_divide,
+        np.array([7, -7, 7], dtype=np.int16),
+        np.array([2, 2, -2], dtype=np.int16),
+    )
+    h = ocean_ext.float16
+    got = xp.floor_divide(
+        xp.asarray([1.0, -1.0, 6.5], dtype=h, device=CUDA_LAST),
+        xp.asarray([0.1, 0.1, 2.0], dtype=h, device=CUDA_LAST),
+    )
+    want = np.floor_divide(
+        np.array([1.0, -1.0, 6.5], np.float16), np.float16([0.1, 0.1, 2.0])
+    )
+    assert got.dtype == h
+    np.testing.assert_array_equal(
+        host(xp.astype(got, xp.float32)), want.astype(np.float32)
+    )
+
+
+def test_vecdot_of_small_integers_keeps_their_dtype():
+    a = np.full((2, 10), 10, dtype=np.int8)
+    _same_on_both(xp.vecdot, a, a)  # wraps in int8, as on the CPU
+    _same_on_both(xp.vecdot, a.astype(np.uint8), a.astype(np.uint8))
+    res = xp.vecdot(xp.asarray(a, device=CUDA_LAST), xp.asarray(a, device=CUDA_LAST))
+    assert res._data.dtype == np.dtype(np.int8)  # the data, not only the label
+
+
+def test_assigning_a_negative_zero_keeps_its_sign():
+    for value in (-0.0, complex(-0.0, -0.0)):
+        dt = xp.complex128 if isinstance(value, complex) else xp.float64
+        x = xp.ones(3, dtype=dt, device=CUDA_LAST)
+        x[0] = value
+        x[1:] = value
+        got = host(x)
+        assert np.signbit(got.real).all()
+        if dt == xp.complex128:
+            assert np.signbit(got.imag).all()
+    y = xp.ones((2, 3), device=CUDA_LAST)
+    y[...] = -0.0
+    assert np.signbit(host(y)).all()
+
+
+def test_complex_linspace():
+    for endpoint in (True, False):
+        _same_on_both(
+            lambda x, e=endpoint: xp.linspace(
+                0j, 1 + 2j, 5, dtype=xp.complex64, endpoint=e, device=x.device
+            ),
+            np.zeros(1),
+            exact=False,
+        )
+    got = xp.linspace(1 - 1j, 2 + 3j, 4, device=CUDA_LAST)
+    np.testing.assert_allclose(host(got), np.linspace(1 - 1j, 2 + 3j, 4), rtol=1e-15)
+    assert got.dtype == xp.complex128
+    assert xp.linspace(2j, 2j, 1, device=CUDA_LAST).shape == (1,)
+
+
+def test_float16_nextafter_special_cases():
+    h = ocean_ext.float16
+    inf = float("inf")
+    x1 = [inf, inf, -inf, -0.0, 0.0, 1.0, 65504.0, -inf]
+    x2 = [0.0, inf, 0.0, 0.0, -0.0, 2.0, inf, -inf]
+    for dev in (CPU0, CUDA_LAST):
+        got = host(
+            xp.astype(
+                xp.nextafter(
+                    xp.asarray(x1, dtype=h, device=dev),
+                    xp.asarray(x2, dtype=h, device=dev),
+                ),
+                xp.float32,
+            )
+        )
+        want = [65504.0, inf, -65504.0, 0.0, -0.0, 1.0009765625, inf, -inf]
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # +0, -0
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        xp.linalg.svdvals,
+        lambda x: xp.linalg.svd(x)[1],
+        xp.linalg.eigvalsh,
+        lambda x: xp.linalg.eigh(x)[0],
+        xp.linalg.pinv,
+        xp.linalg.matrix_rank,
+    ],
+    ids=["svdvals", "svd", "eigvalsh", "eigh", "pinv", "matrix_rank"],
+)
+def test_failed_factorisations_raise_as_on_the_cpu(func):
+    bad = [[np.nan, 1.0], [1.0, 2.0]]
+    try:
+        func(xp.asarray(bad))
+    except ValueError as exc:  # LinAlgError
+        with pytest.raises(type(exc)):
+            func(xp.asarray(bad, device=CUDA_LAST))
+    else:  # NumPy's eigh returns what LAPACK gives; so must the GPU
+        assert func(xp.asarray(bad, device=CUDA_LAST)).device == CUDA_LAST
+
+
+def test_negative_matrix_power_of_a_singular_matrix_raises():
+    singular = [[1.0, 2.0], [2.0, 4.0]]
+    with pytest.raises(ValueError) as theirs:
+        xp.linalg.matrix_power(xp.asarray(singular), -2)
+    with pytest.raises(type(theirs.value)):
+        xp.linalg.matrix_power(xp.asarray(singular, device=CUDA_LAST), -2)
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    for n in (-1, -3):
+        _same_on_both(lambda x, n=n: xp.linalg.matrix_power(x, n), a, exact=False)
 
 
 def test_asarray_of_a_cuda_array_with_another_dtype():

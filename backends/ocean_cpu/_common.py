@@ -29,6 +29,7 @@ __all__ = [
     "flat_layout",
     "flip",
     "moveaxis",
+    "nextafter_half",
     "reduced",
     "reversed_view",
     "stack",
@@ -190,3 +191,31 @@ def check_complex_view(x: Any) -> None:
     ):
         msg = "every other stride must be a multiple of the complex element's size"
         raise ValueError(msg)
+
+
+def nextafter_half(xp: Any, nextafter: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``"nextafter.float16"`` entry over module ``xp``'s ``nextafter``.
+
+    Note: NumPy's float16 loop returns ``x1`` when ``x1 == x2``, so
+    ``nextafter(-0, +0)`` is -0 where the standard wants +0 (``x2``); CuPy's
+    float16 kernel also gives NaN for an infinite ``x1`` (the largest finite
+    value toward ``x2`` is right, or ``x2`` itself when equal).
+    """
+    f16 = xp.dtype(xp.float16)
+    ndarray = xp.ndarray
+
+    def entry(x1: Any, x2: Any, out: Any = None) -> Any:
+        # a Python scalar operand is float16 here, as NumPy's promotion makes it
+        x1, x2 = (
+            a if isinstance(a, ndarray) else xp.asarray(a, dtype=f16) for a in (x1, x2)
+        )
+        res = xp.asarray(nextafter(x1, x2))
+        fix = xp.isinf(x1) & ~xp.isnan(x2) & (x1 != x2)
+        res = xp.where(fix, xp.copysign(65504.0, x1), res)  # float16's largest
+        res = xp.where(x1 == x2, x2, res).astype(f16, copy=False)
+        if out is None:
+            return res
+        out[...] = res
+        return out
+
+    return entry

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import check_complex_view, reduced
+from ._common import check_complex_view, nextafter_half, reduced
 
 ndarray = np.ndarray
 
@@ -271,6 +271,7 @@ def ext_ops(standard: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., 
             "mean.float16": _mean(
                 lambda x, **kw: np.add.reduce(x, dtype=np.float64, **kw)
             ),
+            "nextafter.float16": nextafter_half(np, np.nextafter),
             "vecdot.float16": lambda a, b, axis: np.vecdot(  # type: ignore[call-overload]
                 a.astype(_F32), b.astype(_F32), axis=axis
             ).astype(_F16),

@@ -32,15 +32,17 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ocean_cpu._common import diff as _diff
 from ocean_cpu._common import (
+    check_complex_view,
     expand_dims,
     flip,
     moveaxis,
+    nextafter_half,
     reduced,
     reversed_view,
     unstack,
 )
+from ocean_cpu._common import diff as _diff
 from ocean_cpu._common import flat_layout as _flat_layout
 from ocean_cpu._common import stack as _stack
 
@@ -56,6 +58,7 @@ ABSENT: dict[str, str] = {
 }
 
 _inf = float("inf")
+_nan = float("nan")
 
 
 def _on_device(
@@ -169,6 +172,7 @@ def _raw_ops(
 ) -> dict[str, Callable[..., Any]]:
     ndarray = xp.ndarray
     errstate = getattr(xp, "errstate", None)
+    f16, f32 = xp.dtype(xp.float16), xp.dtype(xp.float32)
 
     def quiet() -> Any:
         # CuPy never warns for floating-point errors; NumPy (the test stand-in) does.
@@ -194,14 +198,43 @@ def _raw_ops(
             return x.copy()
         return out.astype(x.dtype, copy=False)
 
+    def result_dtype(x1: Any, x2: Any) -> Any:
+        # the front end passes at least one array; a Python scalar takes its dtype
+        if isinstance(x1, ndarray):
+            return xp.result_type(x1, x2) if isinstance(x2, ndarray) else x1.dtype
+        return x2.dtype
+
+    def isinf(v: Any) -> Any:
+        return xp.isinf(v) if isinstance(v, ndarray) else math.isinf(v)
+
     def floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
-        # Note: inf // finite and finite // inf must be floor(x1 / x2).
+        dtype = result_dtype(x1, x2)
+        if dtype.kind != "f":
+            return (
+                xp.floor_divide(x1, x2)
+                if out is None
+                else xp.floor_divide(x1, x2, out=out)
+            )
+        # Note: CuPy's float floor_divide is floor(x1 / x2), so 1.0 // 0.1 is
+        # 10 where NumPy (and the CPU) give 9, and x1 // x2 * x2 + x1 % x2 is
+        # not x1 beside the fmod-based remainder below.  NumPy's quotient
+        # instead: (x1 - fmod(x1, x2)) / x2, exact, moved down where the
+        # remainder's sign differs from x2's and rounded to the nearest whole
+        # number; a zero divisor gives x1 / x2.  Then the standard's
+        # inf // finite and finite // inf: floor(x1 / x2).  float16 computes
+        # in float32 and rounds once, as NumPy's float16 loop does.
+        if dtype == f16:
+            x1, x2 = (a.astype(f32) if isinstance(a, ndarray) else a for a in (x1, x2))
         with quiet():
-            res = xp.asarray(xp.floor_divide(x1, x2))
-            if res.dtype.kind == "f":
-                one_inf = xp.isinf(x1) ^ xp.isinf(x2)
-                exact = xp.floor(xp.true_divide(x1, x2))
-                res = xp.where(one_inf, exact, res).astype(res.dtype, copy=False)
+            q = xp.asarray(xp.true_divide(x1, x2))
+            m = xp.fmod(x1, x2)
+            div = (x1 - m) / x2
+            div = xp.where((m != 0) & ((x2 < 0) != (m < 0)), div - 1, div)
+            whole = xp.floor(div)
+            whole = xp.where(div - whole > 0.5, whole + 1, whole)
+            whole = xp.where(div == 0, xp.copysign(xp.zeros_like(q), q), whole)
+            special = (x2 == 0) | (isinf(x1) ^ isinf(x2))
+            res = xp.where(special, xp.floor(q), whole).astype(dtype, copy=False)
         return put(out, res)
 
     def expm1(x: Any, out: Any = None) -> Any:
@@ -286,13 +319,24 @@ def _raw_ops(
 
     skw = {} if sort_kind is None else {"kind": sort_kind}
 
+    def canonical_nan(a: Any) -> Any:
+        # Note: CuPy sorts a 1-D float array by CUB's radix sort, which orders
+        # the bits: a NaN with its sign bit set (NumPy's 0/0 on x86) goes
+        # first, before -inf, and isin's binary search over such a sort misses
+        # present values.  Every NaN made positive first: all go last.
+        if a.dtype.kind != "f":
+            return a
+        return xp.where(xp.isnan(a), _nan, a)
+
     def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
+        x = canonical_nan(x)
         if not descending:
             return xp.sort(x, axis=axis, **skw)
         # Note: a stable descending sort: sort the reversed input, reverse back.
         return reversed_view(xp.sort(reversed_view(x, axis), axis=axis, **skw), axis)
 
     def argsort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
+        x = canonical_nan(x)
         if not descending:
             return xp.argsort(x, axis=axis, **skw)
         n = x.shape[axis]
@@ -302,7 +346,7 @@ def _raw_ops(
     def unique(x: Any, index: bool, inverse: bool, counts: bool) -> Any:
         # Note: sorted, NaNs distinct (equal_nan=False; CuPy's default is True).
         return xp.unique(
-            x.reshape(-1),
+            canonical_nan(x.reshape(-1)),
             return_index=index,
             return_inverse=inverse,
             return_counts=counts,
@@ -360,6 +404,34 @@ def _raw_ops(
             shape[axis] = 1
             first = xp.full(tuple(shape), identity, dtype=res.dtype)
             return xp.concatenate([first, res], axis=axis)
+
+        return entry
+
+    def linspace(
+        index: int, start: Any, stop: Any, num: int, dtype: Any, endpoint: bool
+    ) -> Any:
+        if dtype.kind != "c":
+            return xp.linspace(start, stop, num, dtype=dtype, endpoint=endpoint)
+        # Note: CuPy converts the bounds with float(), so complex ones raise
+        # TypeError (CuPy issue 9370).  The parts are real linspaces, as in
+        # NumPy's complex arithmetic (a real step times an index is exact).
+        start, stop = complex(start), complex(stop)
+        out = xp.empty(num, dtype=dtype)
+        out.real[...] = xp.linspace(start.real, stop.real, num, endpoint=endpoint)
+        out.imag[...] = xp.linspace(start.imag, stop.imag, num, endpoint=endpoint)
+        return out
+
+    def arg_extremum(func: Callable[..., Any]) -> Callable[..., Any]:
+        def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+            res = func(x, axis=axis, keepdims=keepdims)
+            if x.dtype.kind != "f":
+                return res
+            # Note: with several NaNs CuPy returns whichever NaN its reduction
+            # tree keeps (the first one a thread saw), not the first; NumPy
+            # and the standard: the first.  Without a host synchronisation:
+            nan = xp.isnan(x)
+            first_nan = xp.argmax(nan, axis=axis, keepdims=keepdims)
+            return xp.where(xp.any(nan, axis=axis, keepdims=keepdims), first_nan, res)
 
         return entry
 
@@ -437,6 +509,16 @@ def _raw_ops(
 
     def setitem(x: Any, key: Any, value: Any) -> None:
         check_key(x, key)
+        if (
+            isinstance(value, (float, complex))
+            and value == 0
+            and (
+                math.copysign(1.0, value.real) < 0 or math.copysign(1.0, value.imag) < 0
+            )
+        ):
+            # Note: CuPy fills with a Python zero by memset, which drops the
+            # sign of -0.0; a device scalar goes through the copy kernel.
+            value = xp.asarray(value, dtype=x.dtype)
         # Overlap-safe: CuPy does not order the reads and writes of x[key] = v,
         # so a value that may share memory with x (x[1:] = x[:-1]) is copied
         # first.  (Fancy-indexed values, x[[2, 1]], are already copies.)
@@ -479,7 +561,7 @@ def _raw_ops(
         # int for either operand.
         if isinstance(x1, ndarray) and isinstance(x2, ndarray):
             x1, x2 = same_dtype(x1, x2)
-            return xp.isin(x1, x2, invert=invert)
+            return xp.isin(x1, canonical_nan(x2), invert=invert)
         array, value = (x1, x2) if isinstance(x1, ndarray) else (x2, x1)
         if array.dtype.kind in "iu":
             info = xp.iinfo(array.dtype)
@@ -497,7 +579,9 @@ def _raw_ops(
         native = getattr(xp, "vecdot", None)
         if native is not None:
             return native(x1, x2, axis=axis)
-        return xp.sum(xp.conj(x1) * x2, axis=axis)
+        # Note: CuPy 14 has no vecdot; its sum() would widen small integers
+        # (int8 -> int64), so the dtype is the operands' promoted one.
+        return xp.sum(xp.conj(x1) * x2, axis=axis, dtype=xp.result_type(x1, x2))
 
     def astype(x: Any, dtype: Any, copy: bool) -> Any:
         return x.astype(dtype, copy=copy)
@@ -555,9 +639,7 @@ def _raw_ops(
             "ones": lambda index, shape, dtype: xp.ones(shape, dtype=dtype),
             "full": lambda index, shape, fill, dtype: xp.full(shape, fill, dtype=dtype),
             "eye": lambda index, n, m, k, dtype: xp.eye(n, m, k=k, dtype=dtype),
-            "linspace": lambda index, start, stop, num, dtype, endpoint: xp.linspace(
-                start, stop, num, dtype=dtype, endpoint=endpoint
-            ),
+            "linspace": linspace,
             "tril": lambda x, k: xp.tril(x, k=k),
             "triu": lambda x, k: xp.triu(x, k=k),
             "meshgrid": lambda arrays, indexing: tuple(
@@ -578,12 +660,8 @@ def _raw_ops(
             "tile": lambda x, reps: xp.tile(x, reps),
             "unstack": unstack,
             # searching
-            "argmax": lambda x, axis, keepdims: xp.argmax(
-                x, axis=axis, keepdims=keepdims
-            ),
-            "argmin": lambda x, axis, keepdims: xp.argmin(
-                x, axis=axis, keepdims=keepdims
-            ),
+            "argmax": arg_extremum(xp.argmax),
+            "argmin": arg_extremum(xp.argmin),
             "count_nonzero": count_nonzero,
             "nonzero": lambda x: x.nonzero(),
             "searchsorted": searchsorted,
@@ -637,9 +715,9 @@ def _linalg_ops(
         # CPU; CuPy checks cuSOLVER's status only under errstate(linalg=...)
         # (one device synchronisation per call).
         @functools.wraps(func)
-        def op(*args: Any) -> Any:
+        def op(*args: Any, **kwargs: Any) -> Any:
             with raising():
-                return func(*args)
+                return func(*args, **kwargs)
 
         return op
 
@@ -662,8 +740,13 @@ def _linalg_ops(
         f = xp.max if identity == 0 else xp.min
         return f(a, axis=axis, keepdims=keepdims)
 
+    # Note: like inv, the SVD reports a failed factorisation (NaN input: "did
+    # not converge") only under the error state; NumPy raises LinAlgError.
+    # (NumPy's eigh does not raise for NaN input, so neither does this one.)
+    svd = checked(la.svd)
+
     def svdvals(x: Any) -> Any:
-        return la.svd(x, compute_uv=False)
+        return svd(x, compute_uv=False)
 
     @checked
     def cholesky(x: Any, upper: bool) -> Any:
@@ -685,7 +768,7 @@ def _linalg_ops(
         m, n = x.shape[-2:]
         if x.size == 0:
             return xp.zeros((*x.shape[:-2], n, m), dtype=x.dtype)
-        u, s, vh = la.svd(x, full_matrices=False)
+        u, s, vh = svd(x, full_matrices=False)
         if rtol is None:
             rtol = max(m, n) * xp.finfo(s.dtype).eps
         elif isinstance(rtol, xp.ndarray):
@@ -702,6 +785,11 @@ def _linalg_ops(
             return xp.broadcast_to(xp.eye(x.shape[-1], dtype=x.dtype), x.shape).copy()
         if n == 1:
             return x.copy()
+        if n < 0:  # Note: CuPy inverts without the error state
+            x = checked(la.inv)(x)
+            n = -n
+            if n == 1:
+                return x
         return la.matrix_power(x, n)
 
     def vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
@@ -776,7 +864,7 @@ def _linalg_ops(
         "linalg.slogdet": lambda x: tuple(la.slogdet(x)),
         "linalg.solve": checked(solve),
         "linalg.svd": lambda x, full_matrices: tuple(
-            la.svd(x, full_matrices=full_matrices)
+            svd(x, full_matrices=full_matrices)
         ),
         "linalg.svdvals": svdvals,
         "linalg.trace": lambda x, offset, dtype: xp.trace(
@@ -861,12 +949,7 @@ def _float16_ops(
 
     def mean16(x: Any, axis: Any, keepdims: bool) -> Any:
         res = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.float64)
-        if axis is None:
-            count = x.size
-        elif axis.__class__ is int:
-            count = x.shape[axis]
-        else:
-            count = math.prod([x.shape[i] for i in axis])
+        count = reduced(x.shape, axis, False)[1]
         errstate = getattr(xp, "errstate", None)
         with errstate(all="ignore") if errstate else contextlib.nullcontext():
             return res / count
@@ -874,13 +957,7 @@ def _float16_ops(
     def view_as_complex(x: Any, dtype: Any) -> Any:
         if x.size == 0:
             return xp.empty(x.shape[:-1], dtype=dtype)
-        if x.strides[-1] != x.itemsize or any(
-            s % (2 * x.itemsize)
-            for s, n in zip(x.strides[:-1], x.shape[:-1], strict=True)
-            if n > 1
-        ):
-            msg = "the last axis (real, imaginary) must be contiguous in memory"
-            raise ValueError(msg)
+        check_complex_view(x)
         return x.view(dtype)[..., 0]
 
     ops.update(
@@ -895,6 +972,7 @@ def _float16_ops(
             "sum.float16": wide_reduce(xp.sum),
             "prod.float16": wide_reduce(xp.prod),
             "mean.float16": mean16,
+            "nextafter.float16": nextafter_half(xp, xp.nextafter),
             "vecdot.float16": lambda a, b, axis: xp.sum(
                 a.astype(f32) * b.astype(f32), axis=axis
             ).astype(f16),
