@@ -632,7 +632,7 @@ class _SimCupy(_Module):
                 lo = np.where(go_right, mid + 1, lo)
                 hi = np.where((lo < hi) & ~go_right, mid, hi)
             hit = bins[np.minimum(lo, bins.size - 1)] == x
-        return _to_device(hit != invert, element._dev)
+        return _to_device(np.asarray(hit != invert), element._dev)
 
     @staticmethod
     def searchsorted(

@@ -431,6 +431,8 @@ def test_sorting_and_sets_with_nans_whose_sign_bit_is_set():
     # isin's binary search over the sorted x2 must still find 1.0 and 3.0
     _same_on_both(xp.isin, np.array([1.0, 3.0, 4.0, np.nan]), a)
     _same_on_both(xp.isin, a.astype(np.float32), a[::-1].astype(np.float32))
+    _same_on_both(xp.isin, np.asarray(3.0), a)  # 0-d
+    _same_on_both(xp.isin, np.asarray(7, dtype=np.uint8), np.zeros(0, np.uint8))
 
 
 def test_argmax_and_argmin_return_the_first_of_several_nans():
