@@ -647,34 +647,16 @@ class _SimCupy(_Module):
     # CuPy's float remainder: x - floor(x / y) * y
     @staticmethod
     def remainder(x1: Any, x2: Any, out: Any = None) -> SimArray:
-        res = _call(np.remainder, (x1, x2), {})
-        if res.dtype.kind == "f":
-            with np.errstate(all="ignore"):
-                res = _call(
-                    lambda a, b: np.asarray(a - np.floor(a / b) * b, dtype=res.dtype),
-                    (x1, x2),
-                    {},
-                )
-        if out is not None:
-            out[...] = res
-            return out  # type: ignore[no-any-return]
-        return res  # type: ignore[no-any-return]
+        return _float_formula(
+            np.remainder, lambda a, b: a - np.floor(a / b) * b, x1, x2, out
+        )
 
     # CuPy's float floor_divide: floor(x / y)
     @staticmethod
     def floor_divide(x1: Any, x2: Any, out: Any = None) -> SimArray:
-        res = _call(np.floor_divide, (x1, x2), {})
-        if res.dtype.kind == "f":
-            with np.errstate(all="ignore"):
-                res = _call(
-                    lambda a, b: np.asarray(np.floor(a / b), dtype=res.dtype),
-                    (x1, x2),
-                    {},
-                )
-        if out is not None:
-            out[...] = res
-            return out  # type: ignore[no-any-return]
-        return res  # type: ignore[no-any-return]
+        return _float_formula(
+            np.floor_divide, lambda a, b: np.floor(a / b), x1, x2, out
+        )
 
     # CuPy's arg-reductions keep whichever NaN their reduction tree meets
     # first; here, with several NaNs, the last one
@@ -730,6 +712,21 @@ class _SimCupy(_Module):
         a = a.view(np.ndarray) if isinstance(a, np.ndarray) else a
         b = b.view(np.ndarray) if isinstance(b, np.ndarray) else b
         return bool(np.may_share_memory(a, b))
+
+
+def _float_formula(func: Any, formula: Any, x1: Any, x2: Any, out: Any) -> SimArray:
+    """NumPy's ``func`` for integers; CuPy's ``formula(x1, x2)`` for floats."""
+    res = _call(func, (x1, x2), {})
+    if res.dtype.kind == "f":
+        dtype = res.dtype
+        with np.errstate(all="ignore"):
+            res = _call(
+                lambda a, b: np.asarray(formula(a, b), dtype=dtype), (x1, x2), {}
+            )
+    if out is not None:
+        out[...] = res
+        return out  # type: ignore[no-any-return]
+    return res  # type: ignore[no-any-return]
 
 
 def _radix_argsort(a: np.ndarray) -> np.ndarray:
