@@ -20,7 +20,6 @@ from . import _common
 from ._common import expand_dims as _expand_dims
 from ._common import flip as _flip
 from ._common import moveaxis as _moveaxis
-from ._common import reduced as _reduced
 from ._common import reversed_view as _reversed
 from ._common import unstack as _unstack
 
@@ -283,42 +282,9 @@ def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
     return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
-def _nan_fill(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
-    fill = complex(np.nan, np.nan) if dtype.kind == "c" else np.nan
-    return np.full(shape, fill, dtype=dtype.newbyteorder("="))
-
-
-def _mean(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
-    # Note: NumPy warns ("Mean of empty slice") for zero elements; the standard
-    # wants NaN (NaN + NaN j for complex input), quietly.
-    if x.size == 0:
-        shape, count = _reduced(x.shape, axis, keepdims)
-        if count == 0:
-            return _nan_fill(shape, x.dtype)
-    return np.mean(x, axis=axis, keepdims=keepdims)
-
-
-def _spread(func: Callable[..., ndarray]) -> Callable[..., ndarray]:
-    def spread(x: ndarray, axis: Any, correction: float, keepdims: bool) -> ndarray:
-        # Note: where count - correction <= 0 NumPy warns and may give inf; the
-        # standard wants NaN.
-        if axis is None:
-            count = x.size
-        elif axis.__class__ is int:
-            count = x.shape[axis]
-        else:
-            count = 1
-            for a in axis:
-                count *= x.shape[a]
-        if count - correction <= 0:
-            return _nan_fill(_reduced(x.shape, axis, keepdims)[0], x.dtype)
-        return func(x, axis=axis, ddof=correction, keepdims=keepdims)
-
-    return spread
-
-
-_std = _spread(np.std)
-_var = _spread(np.var)
+_mean = _common.mean_entry(np, np.mean)
+_std = _common.spread_entry(np, np.std)
+_var = _common.spread_entry(np, np.var)
 
 
 def _extremum(ufunc: Any) -> Callable[..., ndarray]:
@@ -453,33 +419,16 @@ def _copy(x: ndarray) -> ndarray:
     return x.copy() if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
 
 
-_UFUNCS: dict[str, Callable[..., Any]] = {
-    # unary
-    "abs": np.absolute, "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin,
-    "asinh": np.arcsinh, "atan": np.arctan, "atanh": np.arctanh,
-    "bitwise_invert": np.invert, "ceil": np.ceil, "conj": np.conjugate,
-    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "expm1": _expm1,
-    "floor": np.floor, "imag": np.imag, "isfinite": np.isfinite, "isinf": np.isinf,
-    "isnan": np.isnan, "log": np.log, "log1p": np.log1p, "log2": np.log2,
-    "log10": np.log10, "logical_not": np.logical_not, "negative": np.negative,
-    "positive": np.positive, "real": np.real, "reciprocal": np.reciprocal,
-    "round": _round, "sign": np.sign, "signbit": np.signbit, "sin": np.sin,
-    "sinh": np.sinh, "square": np.square, "sqrt": np.sqrt, "tan": np.tan,
-    "tanh": _tanh, "trunc": np.trunc,
-    # binary (all accept out=)
-    "add": np.add, "atan2": np.arctan2, "bitwise_and": np.bitwise_and,
-    "bitwise_left_shift": np.left_shift, "bitwise_or": np.bitwise_or,
-    "bitwise_right_shift": np.right_shift, "bitwise_xor": np.bitwise_xor,
-    "copysign": np.copysign, "divide": np.true_divide, "equal": np.equal,
-    "floor_divide": _floor_divide, "greater": np.greater,
-    "greater_equal": np.greater_equal, "hypot": np.hypot, "less": np.less,
-    "less_equal": np.less_equal, "logaddexp": np.logaddexp,
-    "logical_and": np.logical_and, "logical_or": np.logical_or,
-    "logical_xor": np.logical_xor, "maximum": np.maximum, "minimum": np.minimum,
-    "multiply": np.multiply, "nextafter": np.nextafter, "not_equal": np.not_equal,
-    "pow": _pow, "remainder": np.remainder, "subtract": np.subtract,
-    "matmul": np.matmul,
-}  # fmt: skip
+_UFUNCS = _common.elementwise(
+    np,
+    {
+        "expm1": _expm1,
+        "round": _round,
+        "tanh": _tanh,
+        "floor_divide": _floor_divide,
+        "pow": _pow,
+    },
+)
 
 
 def _build_ops() -> dict[str, Callable[..., Any]]:

@@ -22,19 +22,69 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = [
+    "ELEMENTWISE",
     "c_strides",
     "check_complex_view",
     "diff",
+    "elementwise",
     "expand_dims",
     "flat_layout",
     "flip",
+    "mean_entry",
     "moveaxis",
+    "nan_fill",
     "nextafter_half",
     "reduced",
     "reversed_view",
+    "spread_entry",
     "stack",
     "unstack",
 ]
+
+
+# The standard's elementwise functions (and matmul) with their name in the
+# NumPy API, which CuPy shares.  Every binary one accepts ``out=``.
+ELEMENTWISE: dict[str, str] = {
+    # unary
+    "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
+    "asinh": "arcsinh", "atan": "arctan", "atanh": "arctanh",
+    "bitwise_invert": "invert", "ceil": "ceil", "conj": "conjugate", "cos": "cos",
+    "cosh": "cosh", "exp": "exp", "expm1": "expm1", "floor": "floor",
+    "imag": "imag", "isfinite": "isfinite", "isinf": "isinf", "isnan": "isnan",
+    "log": "log", "log1p": "log1p", "log2": "log2", "log10": "log10",
+    "logical_not": "logical_not", "negative": "negative", "positive": "positive",
+    "real": "real", "reciprocal": "reciprocal", "round": "round", "sign": "sign",
+    "signbit": "signbit", "sin": "sin", "sinh": "sinh", "square": "square",
+    "sqrt": "sqrt", "tan": "tan", "tanh": "tanh", "trunc": "trunc",
+    # binary
+    "add": "add", "atan2": "arctan2", "bitwise_and": "bitwise_and",
+    "bitwise_left_shift": "left_shift", "bitwise_or": "bitwise_or",
+    "bitwise_right_shift": "right_shift", "bitwise_xor": "bitwise_xor",
+    "copysign": "copysign", "divide": "true_divide", "equal": "equal",
+    "floor_divide": "floor_divide", "greater": "greater",
+    "greater_equal": "greater_equal", "hypot": "hypot", "less": "less",
+    "less_equal": "less_equal", "logaddexp": "logaddexp",
+    "logical_and": "logical_and", "logical_or": "logical_or",
+    "logical_xor": "logical_xor", "maximum": "maximum", "minimum": "minimum",
+    "multiply": "multiply", "nextafter": "nextafter", "not_equal": "not_equal",
+    "pow": "power", "remainder": "remainder", "subtract": "subtract",
+    "matmul": "matmul",
+}  # fmt: skip
+
+
+def elementwise(
+    xp: Any, corrected: dict[str, Callable[..., Any]]
+) -> dict[str, Callable[..., Any]]:
+    """The elementwise entries over module ``xp``: its functions, except the
+    ``corrected`` ones (where the module departs from the standard)."""
+    unknown = corrected.keys() - ELEMENTWISE.keys()
+    if unknown:
+        msg = f"not elementwise entries: {sorted(unknown)}"
+        raise KeyError(msg)
+    return {
+        name: corrected[name] if name in corrected else getattr(xp, attr)
+        for name, attr in ELEMENTWISE.items()
+    }
 
 
 def reversed_view(x: Any, axis: int) -> Any:
@@ -217,5 +267,45 @@ def nextafter_half(xp: Any, nextafter: Callable[..., Any]) -> Callable[..., Any]
             return res
         out[...] = res
         return out
+
+    return entry
+
+
+def nan_fill(xp: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """A native array of ``shape`` full of NaN (NaN + NaN j for complex)."""
+    nan = float("nan")
+    fill = complex(nan, nan) if dtype.kind == "c" else nan
+    return xp.full(shape, fill, dtype=dtype.newbyteorder("="))
+
+
+def mean_entry(xp: Any, mean: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``"mean"`` entry over the module's ``mean``.
+
+    Note: NumPy warns ("Mean of empty slice") for a mean over zero elements;
+    the standard wants NaN (NaN + NaN j for complex input), quietly.
+    """
+
+    def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+        if x.size == 0:
+            shape, count = reduced(x.shape, axis, keepdims)
+            if count == 0:
+                return nan_fill(xp, shape, x.dtype)
+        return mean(x, axis=axis, keepdims=keepdims)
+
+    return entry
+
+
+def spread_entry(xp: Any, func: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``"std"``/``"var"`` entry over the module's ``func``.
+
+    Note: where count - correction <= 0 NumPy warns and may give inf; the
+    standard wants NaN.
+    """
+
+    def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
+        shape, count = reduced(x.shape, axis, keepdims)
+        if count - correction <= 0:
+            return nan_fill(xp, shape, x.dtype)
+        return func(x, axis=axis, ddof=correction, keepdims=keepdims)
 
     return entry

@@ -34,12 +34,15 @@ from typing import Any
 
 from ocean_cpu._common import (
     check_complex_view,
+    elementwise,
     expand_dims,
     flip,
+    mean_entry,
     moveaxis,
     nextafter_half,
     reduced,
     reversed_view,
+    spread_entry,
     unstack,
 )
 from ocean_cpu._common import diff as _diff
@@ -361,30 +364,6 @@ def _raw_ops(
         values, inv = unique(x, False, True, False)
         return values, inv.reshape(x.shape)
 
-    def nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
-        fill = (
-            complex(float("nan"), float("nan")) if dtype.kind == "c" else float("nan")
-        )
-        return xp.full(shape, fill, dtype=dtype)
-
-    def mean(x: Any, axis: Any, keepdims: bool) -> Any:
-        # Note: NaN, quietly, for a mean over zero elements.
-        if x.size == 0:
-            shape, count = reduced(x.shape, axis, keepdims)
-            if count == 0:
-                return nan_fill(shape, x.dtype)
-        return xp.mean(x, axis=axis, keepdims=keepdims)
-
-    def spread(func: Callable[..., Any]) -> Callable[..., Any]:
-        def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
-            # Note: NaN where count - correction <= 0.
-            shape, count = reduced(x.shape, axis, keepdims)
-            if count - correction <= 0:
-                return nan_fill(shape, x.dtype)
-            return func(x, axis=axis, ddof=correction, keepdims=keepdims)
-
-        return entry
-
     def extremum(func: Callable[..., Any]) -> Callable[..., Any]:
         def entry(x: Any, axis: Any, keepdims: bool) -> Any:
             if x.size == 0:
@@ -586,31 +565,18 @@ def _raw_ops(
     def astype(x: Any, dtype: Any, copy: bool) -> Any:
         return x.astype(dtype, copy=copy)
 
-    ufuncs: dict[str, Callable[..., Any]] = {
-        "abs": xp.absolute, "acos": xp.arccos, "acosh": xp.arccosh, "asin": xp.arcsin,
-        "asinh": xp.arcsinh, "atan": xp.arctan, "atanh": xp.arctanh,
-        "bitwise_invert": xp.invert, "ceil": xp.ceil, "conj": xp.conjugate,
-        "cos": xp.cos, "cosh": xp.cosh, "exp": xp.exp, "expm1": expm1,
-        "floor": xp.floor, "imag": xp.imag, "isfinite": xp.isfinite, "isinf": xp.isinf,
-        "isnan": xp.isnan, "log": xp.log, "log1p": xp.log1p, "log2": xp.log2,
-        "log10": xp.log10, "logical_not": xp.logical_not, "negative": xp.negative,
-        "positive": xp.positive, "real": xp.real, "reciprocal": xp.reciprocal,
-        "round": xp.round, "sign": xp.sign, "signbit": xp.signbit, "sin": xp.sin,
-        "sinh": xp.sinh, "square": xp.square, "sqrt": xp.sqrt, "tan": xp.tan,
-        "tanh": tanh, "trunc": xp.trunc,
-        "add": xp.add, "atan2": xp.arctan2, "bitwise_and": xp.bitwise_and,
-        "bitwise_left_shift": shift(xp.left_shift, False), "bitwise_or": xp.bitwise_or,
-        "bitwise_right_shift": shift(xp.right_shift, True), "bitwise_xor": xp.bitwise_xor,
-        "copysign": xp.copysign, "divide": xp.true_divide, "equal": xp.equal,
-        "floor_divide": floor_divide, "greater": xp.greater,
-        "greater_equal": xp.greater_equal, "hypot": xp.hypot, "less": xp.less,
-        "less_equal": xp.less_equal, "logaddexp": xp.logaddexp,
-        "logical_and": xp.logical_and, "logical_or": xp.logical_or,
-        "logical_xor": xp.logical_xor, "maximum": xp.maximum, "minimum": xp.minimum,
-        "multiply": xp.multiply, "nextafter": xp.nextafter, "not_equal": xp.not_equal,
-        "pow": pow_, "remainder": remainder, "subtract": xp.subtract,
-        "matmul": xp.matmul,
-    }  # fmt: skip
+    ufuncs = elementwise(
+        xp,
+        {
+            "expm1": expm1,
+            "tanh": tanh,
+            "bitwise_left_shift": shift(xp.left_shift, False),
+            "bitwise_right_shift": shift(xp.right_shift, True),
+            "floor_divide": floor_divide,
+            "pow": pow_,
+            "remainder": remainder,
+        },
+    )
 
     ops: dict[str, Callable[..., Any]] = dict(ufuncs)
     ops.update(
@@ -683,9 +649,9 @@ def _raw_ops(
             ),
             "max": extremum(xp.max),
             "min": extremum(xp.min),
-            "mean": mean,
-            "std": spread(xp.std),
-            "var": spread(xp.var),
+            "mean": mean_entry(xp, xp.mean),
+            "std": spread_entry(xp, xp.std),
+            "var": spread_entry(xp, xp.var),
             "all": lambda x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
             "any": lambda x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
             "cumulative_sum": cumulative(xp.cumsum, 0),
