@@ -126,3 +126,42 @@ def test_check_complex_view():
         _common.check_complex_view(np.zeros((2, 4), dtype=np.float16).T)
     with pytest.raises(ValueError, match="multiple of the complex"):
         _common.check_complex_view(np.zeros((3, 3), dtype=np.float16)[:, :2])
+
+
+def test_elementwise_table_takes_corrections_by_known_name():
+    table = _common.elementwise(np, {"pow": np.float_power})
+    assert table.keys() == _common.ELEMENTWISE.keys()
+    assert table["pow"] is np.float_power
+    assert table["divide"] is np.true_divide
+    with pytest.raises(KeyError, match="not elementwise entries"):
+        _common.elementwise(np, {"power": np.power})  # a NumPy name, not ours
+
+
+@pytest.mark.parametrize("kind", ["cpu", "cuda"])
+def test_both_tables_have_every_elementwise_entry(kind):
+    ops = _backend.get_backend(kind).ops if kind == "cpu" else _cuda_ops()
+    missing = [n for n in _common.ELEMENTWISE if n not in ops]
+    assert not missing
+
+
+def _cuda_ops():
+    from ocean_cuda import _ops
+
+    from ..simcupy import xp as simulated
+
+    return _ops.build_ops(simulated, multi_device=False)
+
+
+def test_empty_mean_and_spread_are_quiet_nans():
+    mean = _common.mean_entry(np, np.mean)
+    res = mean(np.zeros((0, 3), dtype=np.complex64), 0, False)
+    assert res.shape == (3,)
+    assert res.dtype == np.complex64
+    assert np.isnan(res.real).all()
+    assert np.isnan(res.imag).all()
+    var = _common.spread_entry(np, np.var)
+    assert np.isnan(var(np.ones((2, 3)), 0, 2.0, True)).all()
+    np.testing.assert_allclose(
+        var(np.arange(4.0), None, 1.0, False), np.var(np.arange(4.0), ddof=1)
+    )
+    assert mean(np.zeros(4, dtype=">f8"), None, False).dtype.isnative
