@@ -36,7 +36,8 @@ enforces the CuPy rules that a CPU-only code path would most easily break:
   ``b`` or ``a``'s exact batch shape; and ``linalg.inv``, ``solve`` and
   ``cholesky`` of singular input return NaN unless
   :func:`linalg_errstate` (``cupyx.errstate(linalg="raise")``) is active;
-  so does ``svd`` of input it cannot factorise (NaN), and ``matrix_power`` with a negative exponent inverts unchecked.
+  so does ``svd`` of input it cannot factorise (NaN), and ``matrix_power``
+  with a negative exponent inverts unchecked.
 - More CuPy 14 numerics (the second review of its sources): float
   ``floor_divide`` is ``floor(x / y)``; a 1-D float sort (and so ``unique``,
   and ``isin``'s binary search) puts NaNs whose sign bit is set first;

@@ -1,14 +1,16 @@
 """Pieces of a backend table that hold for any NumPy-like array module.
 
 The CPU backend (NumPy) and the CUDA backend (CuPy, ``ocean_cuda._ops``) share
-these: layout compositions (views built from slicing, ``reshape`` and
-``transpose``), the shape arithmetic of reductions, and the flat layout that
-``ocean_ext.index`` objects gather through.  They use only what an array of
-either module has (``shape``, ``strides``, ``itemsize``, ``flags``, slicing,
-``reshape``, ``transpose``); where a function of the module is needed
-(``concatenate``, ``as_strided``) the caller passes it, so nothing here imports
-NumPy or CuPy.  Corrections of a library's *numerics* stay in each backend:
-they differ (the CPU may test a mask on the host; the GPU must not
+these: the elementwise entries' names in the NumPy API, layout compositions
+(views built from slicing, ``reshape`` and ``transpose``), the shape
+arithmetic of reductions, the flat layout that ``ocean_ext.index`` objects
+gather through, and the corrections that NumPy and CuPy need alike (quiet NaN
+for empty means and variances, float16 ``nextafter``).  They use only what an
+array of either module has (``shape``, ``strides``, ``itemsize``, ``flags``,
+slicing, ``reshape``, ``transpose``); where a function of the module is needed
+(``concatenate``, ``as_strided``, ``full``) the caller passes it or the module
+itself, so nothing here imports NumPy or CuPy.  Corrections that differ stay
+in each backend (the CPU may test a mask on the host; the GPU must not
 synchronise).
 
 Arguments are already validated and normalised by the front end (axes are

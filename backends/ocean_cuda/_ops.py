@@ -326,7 +326,10 @@ def _raw_ops(
         # Note: CuPy sorts a 1-D float array by CUB's radix sort, which orders
         # the bits: a NaN with its sign bit set (NumPy's 0/0 on x86) goes
         # first, before -inf, and isin's binary search over such a sort misses
-        # present values.  Every NaN made positive first: all go last.
+        # present values.  Every NaN made positive first: all go last.  (N-d
+        # sorts use a comparison sort that, by CuPy's source, puts every NaN
+        # last; that is unverified on hardware, so their NaNs are made
+        # canonical too: one elementwise pass beside a sort.)
         if a.dtype.kind != "f":
             return a
         return xp.where(xp.isnan(a), _nan, a)
