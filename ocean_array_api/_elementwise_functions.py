@@ -34,15 +34,16 @@ _SCALAR_OK = {int: _dt._numeric, float: _dt._floating}
 def _python_scalar(value: Any) -> Any:
     """A Python bool/int/float/complex for ``value``, or None if it is none.
 
-    NumPy scalars (``numpy.float64(1.0)``, ``numpy.int32(3)``) count as the
-    Python scalar of their kind; NumPy arrays do not.
+    Subclasses of the Python scalar types count (``numpy.float64`` and
+    ``numpy.complex128`` are subclasses of float and complex); other NumPy
+    scalars (``numpy.int64(3)``, ``numpy.float32(1.5)``, ``numpy.bool_``) do
+    not, as in array-api-strict: the standard's operands are arrays and Python
+    scalars, and NumPy's own value-based rules for its scalars would otherwise
+    leak in (an int8 array plus ``numpy.int64(300)``).
     """
     t = value.__class__
     if t is int or t is float or t is bool or t is complex:
         return value
-    if isinstance(value, _np.generic):
-        item = value.item()
-        return item if item.__class__ in (bool, int, float, complex) else None
     kinds: tuple[type, ...] = (bool, int, float, complex)
     for kind in kinds:
         if isinstance(value, kind):
@@ -87,6 +88,17 @@ def check_scalar(
         )
         raise TypeError(msg)
     return v
+
+
+def check_int_range(value: int, dt: DType, where: str, argname: str) -> None:
+    """OverflowError unless the Python int ``value`` fits integer dtype ``dt``."""
+    ii = _np.iinfo(dt._native)
+    if not ii.min <= value <= ii.max:
+        msg = (
+            f"{where}: the Python int `{argname}` {value} is out of bounds for "
+            f"{dt} (range {ii.min} to {ii.max})"
+        )
+        raise OverflowError(msg)
 
 
 def _scalar_operand(
@@ -136,6 +148,10 @@ def _finish(res: Any, dt: DType, dev: Any) -> Array:
 
 def _shape_error(where: str, exc: Exception) -> ValueError:
     return ValueError(f"{where}: {exc}")
+
+
+def _overflow_error(where: str, exc: Exception) -> OverflowError:
+    return OverflowError(f"{where}: {exc}")
 
 
 # --- factories ---------------------------------------------------------------
@@ -189,6 +205,8 @@ def _binary(
                 res = dev._ops[name](a, b)
             except ValueError as exc:
                 raise _shape_error(where, exc) from None
+            except OverflowError as exc:  # a Python int beyond the dtype's range
+                raise _overflow_error(where, exc) from None
             if res.__class__ is not dev._native:
                 res = dev._backend.to_native(res)
             # _wrap, inlined: this is the hottest path of the library.
@@ -364,23 +382,62 @@ def clip(
             ):
                 msg = f"{where}: `{argname}` has dtype {bound._dtype}, which does not match x's {dt}"
                 raise TypeError(msg)
-            bounds.append(bound._data)
+            b = bound._data
+            if bdt is not dt and dt in _int and promote(dt, bdt, where) is not dt:
+                b = _int_bound_into(b, bdt, dt, dev, argname)
+            bounds.append(b)
         else:
             v = check_scalar(bound, dt, where, argname, allow_complex_upcast=False)
             if dt in _int:
                 ii = _np.iinfo(dt._native)
-                if argname == "min" and v < ii.min:
-                    v = None  # below every value of x: no bound
-                elif argname == "max" and v > ii.max:
+                # Note: a bound beyond x's range on the side it clamps from
+                # cannot take effect (None); on the other side every element
+                # would become an unrepresentable value: an error, never a wrap.
+                if v < ii.min:
+                    if argname == "max":
+                        _bound_overflow(argname, dt, v)
                     v = None
-                else:
-                    v = int(_np.clip(v, ii.min, ii.max))
+                elif v > ii.max:
+                    if argname == "min":
+                        _bound_overflow(argname, dt, v)
+                    v = None
             bounds.append(v)
     try:
         res = dev._ops["clip"](x._data, bounds[0], bounds[1])
     except ValueError as exc:
         raise _shape_error(where, exc) from None
     return _finish(res, dt, dev)
+
+
+def _bound_overflow(argname: str, dt: DType, value: Any) -> None:
+    msg = (
+        f"clip(): `{argname}` {value} lies outside the range of x's dtype {dt}, "
+        "so the result cannot be represented"
+    )
+    raise OverflowError(msg)
+
+
+def _int_bound_into(b: Any, bdt: DType, dt: DType, dev: Any, argname: str) -> Any:
+    """An integer bound array of a dtype wider than (or not within) x's integer
+    dtype ``dt``, converted exactly to ``dt``.
+
+    Values beyond ``dt``'s range on the side the bound clamps from have no
+    effect and are saturated; a value beyond it on the other side would put an
+    unrepresentable value into the result and raises OverflowError.
+    """
+    ops = dev._ops
+    lo, hi = _np.iinfo(dt._native).min, _np.iinfo(dt._native).max
+    blo, bhi = _np.iinfo(bdt._native).min, _np.iinfo(bdt._native).max
+    if argname == "min" and bhi > hi:
+        bad = ops["any"](ops["greater"](b, hi), None, False)
+        if bool(bad):
+            _bound_overflow(argname, dt, "holds a value that")
+    if argname == "max" and blo < lo:
+        bad = ops["any"](ops["less"](b, lo), None, False)
+        if bool(bad):
+            _bound_overflow(argname, dt, "holds a value that")
+    b = ops["clip"](b, lo if blo < lo else None, hi if bhi > hi else None)
+    return ops["astype"](b, dt._native, False)
 
 
 # --- operators -----------------------------------------------------------------
@@ -398,6 +455,13 @@ def _operand_ok(other: Any) -> bool:
         msg = (
             "an ocean_array_api Array cannot be combined with a NumPy array in an "
             "operator; convert the NumPy array with asarray() first"
+        )
+        raise TypeError(msg)
+    if isinstance(other, _np.generic):
+        msg = (
+            "an ocean_array_api Array cannot be combined with a NumPy scalar "
+            f"(numpy.{type(other).__name__}) in an operator; use a Python scalar "
+            "(int(v), float(v), ...) or asarray() first"
         )
         raise TypeError(msg)
     return False
@@ -450,6 +514,8 @@ def _install_operators() -> None:
                 if is_readonly_failure(exc):
                     raise readonly_error(where) from None
                 raise _shape_error(where, exc) from None
+            except OverflowError as exc:  # a Python int beyond the dtype's range
+                raise _overflow_error(where, exc) from None
             return self
 
         return op

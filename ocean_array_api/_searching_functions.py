@@ -13,7 +13,7 @@ from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
-from ._elementwise_functions import _resolve, check_scalar
+from ._elementwise_functions import _resolve, check_int_range, check_scalar
 from ._helpers import (
     device_error,
     dtype_error,
@@ -227,6 +227,12 @@ def where(
         b = x2._data
     else:
         a, b, dt, dev = _resolve(fn, x1, x2)
+        if dt in _dt._integer:
+            # Note: NumPy's where() promotes an out-of-range Python int to a
+            # wider dtype, which the cast back to ``dt`` would wrap around.
+            for value, argname in ((a, "x1"), (b, "x2")):
+                if value.__class__ is int:
+                    check_int_range(value, dt, fn, argname)
     if condition._device is not dev:
         device_error(
             fn,

@@ -228,12 +228,33 @@ def test_complex_scalar_with_real_float_array_upcasts():
     assert_matches(x + 1j, np.array([1 + 1j, 2 + 1j], dtype=np.complex64))
 
 
-def test_numpy_scalars_act_as_python_scalars():
+def test_numpy_scalars_that_subclass_python_scalars_are_python_scalars():
+    # numpy.float64 and numpy.complex128 are subclasses of float and complex.
     x = xp.asarray([1.0, 2.0], dtype=xp.float32)
     assert (x + np.float64(1.0)).dtype == xp.float32
     assert (np.float64(1.0) + x).dtype == xp.float32
-    i = xp.asarray([1, 2], dtype=xp.int8)
-    assert (i * np.int64(2)).dtype == xp.int8
+    assert (x * np.complex128(1j)).dtype == xp.complex64
+
+
+@pytest.mark.parametrize(
+    "scalar",
+    [np.int64(2), np.int32(5), np.uint8(1), np.float32(1.5), np.float16(1.0),
+     np.complex64(1j), np.bool_(True)],
+    ids=repr,
+)  # fmt: skip
+def test_other_numpy_scalars_are_rejected_as_operands(scalar):
+    # As in array-api-strict: the standard's operands are arrays and Python
+    # scalars; NumPy's value-based rules for its own scalars must not leak in
+    # (int8 + numpy.int64(300) was NumPy's OverflowError).
+    for x in (xp.asarray([1, 2], dtype=xp.int8), xp.asarray([1.0], dtype=xp.float32)):
+        with pytest.raises(TypeError, match="NumPy scalar"):
+            x + scalar
+        with pytest.raises(TypeError, match="NumPy scalar"):
+            scalar * x
+        with pytest.raises(TypeError, match=r"add\(\): `x2`"):
+            xp.add(x, scalar)
+        with pytest.raises(TypeError, match=r"where\(\): `x2`"):
+            xp.where(x > 0, x, scalar)
 
 
 @pytest.mark.parametrize(

@@ -638,3 +638,84 @@ def test_pow_with_a_half_exponent_follows_the_standard():
         assert not np.signbit(res[2])
         assert res[3] == 2.0
         assert math.isnan(res[4])
+
+
+# --- bounds and scalars that do not fit x's dtype -----------------------------------------------
+# Issue 12 item 4: clip compared dtype kinds only, so an int16 bound was cast
+# into int8 and wrapped around.  A bound that does not fit must be handled
+# exactly (no effect, where it cannot take effect) or raise; never wrap.
+
+
+@given(data=st.data())
+def test_clip_with_a_wider_integer_bound_is_exact_or_raises(data):
+    dt = data.draw(st.sampled_from(INT_DTYPES), label="dtype")
+    bdt = data.draw(
+        st.sampled_from([d for d in INT_DTYPES if d != dt]), label="bound dtype"
+    )
+    try:
+        xp.result_type(dt, bdt)
+    except TypeError:
+        assume(False)  # uint64 with a signed integer: no promotion at all
+    nd, nbd = np_dtype(dt), np_dtype(bdt)
+    a = data.draw(hnp.arrays(nd, st.integers(1, 4)), label="x")
+    bound = data.draw(hnp.arrays(nbd, st.just(())), label="bound")
+    which = data.draw(st.sampled_from(["min", "max"]), label="which")
+    exact = (np.maximum if which == "min" else np.minimum)(a.astype(object), int(bound))
+    info = np.iinfo(nd)
+    fits = all(info.min <= int(v) <= info.max for v in exact)
+    if fits:
+        res = xp.clip(xp.asarray(a), **{which: xp.asarray(bound)})
+        assert res.dtype == dt
+        np.testing.assert_array_equal(host(res), exact.astype(nd))
+    else:
+        with pytest.raises(OverflowError, match=rf"clip\(\): `{which}`"):
+            xp.clip(xp.asarray(a), **{which: xp.asarray(bound)})
+
+
+def test_clip_reviewed_wraparounds_now_raise_or_are_exact():
+    x8 = xp.asarray([1, 100], dtype=xp.int8)
+    with pytest.raises(OverflowError, match="clip"):
+        xp.clip(x8, xp.asarray([300]))  # was [44, 44]
+    u8 = xp.asarray([1, 100], dtype=xp.uint8)
+    with pytest.raises(OverflowError, match="clip"):
+        xp.clip(u8, max=xp.asarray(-1, dtype=xp.int16))  # was [255, 255]
+    # Bounds beyond the range on the side they cannot act from have no effect.
+    assert_matches(xp.clip(x8, max=xp.asarray([300])), np.array([1, 100], np.int8))
+    assert_matches(
+        xp.clip(u8, min=xp.asarray(-1, dtype=xp.int16)), np.array([1, 100], np.uint8)
+    )
+    # Python scalars follow the same rule (a min of 300 was saturated to 127).
+    with pytest.raises(OverflowError, match="clip"):
+        xp.clip(x8, 300)
+    with pytest.raises(OverflowError, match="clip"):
+        xp.clip(x8, max=-300)
+    assert_matches(xp.clip(x8, -300, 300), np.array([1, 100], np.int8))
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES, ids=str)
+def test_where_with_an_out_of_range_python_int_raises(dt):
+    # np.where promotes 300 with an int8 array to int16, and the cast back
+    # to int8 wrapped it to 44.
+    info = np.iinfo(np_dtype(dt))
+    x = xp.asarray([0, 1], dtype=dt)
+    cond = xp.asarray([True, False])
+    for bad in (info.max + 1, info.min - 1):
+        with pytest.raises(OverflowError, match=r"where\(\): the Python int `x2`"):
+            xp.where(cond, x, bad)
+        with pytest.raises(OverflowError, match=r"where\(\): the Python int `x1`"):
+            xp.where(cond, bad, x)
+    assert_matches(
+        xp.where(cond, info.max, x), np.array([info.max, 1], dtype=np_dtype(dt))
+    )
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum"])
+def test_out_of_range_python_int_operands_name_the_function(name):
+    x = xp.asarray([1], dtype=xp.int8)
+    with pytest.raises(OverflowError, match=rf"^{name}\(\)"):
+        getattr(xp, name)(x, 300)
+    with pytest.raises(OverflowError, match=r"^in-place add\(\)"):
+        x += 300
+    # Comparisons with an out-of-range int are exact, not errors.
+    assert not bool(xp.any(x == 300))
+    assert bool(xp.all(x < 300))
