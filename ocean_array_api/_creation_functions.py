@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -11,7 +13,16 @@ from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
-from ._helpers import check_copy, check_shape, device_error, type_error
+from ._helpers import (
+    check_copy,
+    check_int,
+    check_shape,
+    check_size,
+    device_error,
+    type_error,
+)
+
+_MAX = sys.maxsize
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
@@ -288,12 +299,15 @@ def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
                 where, "fill_value", "a Python bool, int, float or complex", fill_value
             )
     if dt is None:
-        return {
+        dt = {
             bool: _dt.bool,
             int: _dt.DEFAULT_INT,
             float: _dt.DEFAULT_FLOAT,
             complex: _dt.DEFAULT_COMPLEX,
         }[t]
+        if t is int:
+            _check_int_range(fill_value, dt, where)
+        return dt
     ok = (
         (t is bool and dt is _dt.bool)
         or (t is int and dt in _dt._numeric)
@@ -454,6 +468,20 @@ def arange(
             raise TypeError(msg)
         return _ext.arange(start, stop, step, dt, _device_arg(device, where))
     dev = _device_arg(device, where)
+    if start.__class__ is int and stop.__class__ is int and step.__class__ is int:
+        count = -((start - stop) // step)  # exact, however large
+    else:
+        if not all(map(math.isfinite, (start, stop, step))):
+            msg = f"{where}: `start`, `stop` and `step` must be finite, got {start}, {stop}, {step}"
+            raise ValueError(msg)
+        span = (stop - start) / step  # may overflow to +-inf
+        count = math.ceil(span) if math.isfinite(span) else (span > 0) * (_MAX + 1)
+    check_size(count, where, "the result")
+    if count <= 0:  # empty (NumPy's own count can overflow for huge spans)
+        start, stop, step = 0, 0, 1
+    if dt in _dt._integer and count > 0:
+        # Note: NumPy computes integer ranges in int64 (or wraps its bounds).
+        _check_int_range([start, start + (count - 1) * step], dt, where)
     return _wrap(dev._ops["arange"](dev._index, start, stop, step, dt._native), dt, dev)
 
 
@@ -471,14 +499,16 @@ def eye(
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.eye.html
     """
     where = "eye()"
-    for argname, v in (("n_rows", n_rows), ("n_cols", n_cols), ("k", k)):
-        if v is None and argname == "n_cols":
-            continue
-        if v.__class__ is not int:
-            type_error(where, argname, "an int", v)
+    n_rows = check_int(n_rows, where, "n_rows")
+    if n_cols is not None:
+        n_cols = check_int(n_cols, where, "n_cols")
+    k = check_int(k, where, "k")
     if n_rows < 0 or (n_cols is not None and n_cols < 0):
         msg = f"{where}: the number of rows and columns must not be negative"
         raise ValueError(msg)
+    check_size(n_rows * (n_rows if n_cols is None else n_cols), where, "the matrix")
+    # Past either corner the diagonal is empty (and a huge k overflows a C long).
+    k = max(-n_rows, min(n_rows if n_cols is None else n_cols, k))
     dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
     dev = _device_arg(device, where)
     m = n_rows if n_cols is None else n_cols
@@ -509,11 +539,11 @@ def linspace(
             type_error(where, argname, "an int, float or complex", v)
         if v.__class__ is bool:
             type_error(where, argname, "an int, float or complex", v)
-    if num.__class__ is not int:
-        type_error(where, "num", "an int", num)
+    num = check_int(num, where, "num")
     if num < 0:
         msg = f"{where}: `num` must not be negative, got {num}"
         raise ValueError(msg)
+    check_size(num, where, f"`num` {num}: the result")
     if endpoint is not True and endpoint is not False:
         type_error(where, "endpoint", "a bool", endpoint)
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
@@ -569,11 +599,14 @@ def _tri(name: str) -> Any:
     def func(x: Array, /, *, k: int = 0) -> Array:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
-        if k.__class__ is not int:
-            type_error(where, "k", "an int", k)
+        k = check_int(k, where, "k")
         if x._data.ndim < 2:
             msg = f"{where}: `x` must have at least 2 dimensions, got {x._data.ndim}"
             raise ValueError(msg)
+        # Past either corner the triangle is all or nothing: the same result
+        # for any larger |k|, which would overflow the backend's C long.
+        rows, cols = x._data.shape[-2:]
+        k = max(-rows - 1, min(cols, k))
         return _wrap(x._device._ops[name](x._data, k), x._dtype, x._device)
 
     func.__name__ = func.__qualname__ = name

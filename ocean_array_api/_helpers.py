@@ -6,8 +6,12 @@ and dict look-ups only.  Error messages name the function and the argument.
 
 from __future__ import annotations
 
+import math
 import operator
+import sys
 from typing import Any, NoReturn, SupportsIndex, cast
+
+import numpy as _np
 
 from ._dtypes import CATEGORY_NAMES, DType, complex64, float32
 
@@ -15,6 +19,7 @@ from ._dtypes import CATEGORY_NAMES, DType, complex64, float32
 _STAND_IN = {"complex floating": complex64, "real floating": float32}
 
 _SCALARS = (bool, int, float, complex)
+_MAX_SIZE = sys.maxsize
 
 
 def type_error(where: str, argname: str, expected: str, got: object) -> NoReturn:
@@ -54,6 +59,31 @@ def device_error(
     raise ValueError(msg)
 
 
+def check_int(value: object, where: str, argname: str, expected: str = "an int") -> int:
+    """An integer argument (``k``, ``n``, ``num``, ``offset``, ...) as a Python int.
+
+    Any object with ``__index__`` counts (``numpy.int64`` from NumPy shape
+    arithmetic, as array-api-strict accepts; a 0-d integer array of ours),
+    except bools and NumPy arrays; anything else is a TypeError naming
+    ``argname``.
+    """
+    if value.__class__ is int:
+        return value  # type: ignore[return-value]
+    if isinstance(value, (bool, _np.bool_, _np.ndarray)) or not hasattr(
+        type(value), "__index__"
+    ):
+        type_error(where, argname, expected, value)
+    return operator.index(cast("SupportsIndex", value))
+
+
+def check_size(n: int, where: str, what: str) -> None:
+    """ValueError when ``n`` elements (or one dimension of ``n``) are more than
+    any array can hold (a memory error would be NumPy's unnamed message)."""
+    if n > _MAX_SIZE:
+        msg = f"{where}: {what} would have {n} elements, more than an array can hold"
+        raise ValueError(msg)
+
+
 def normalize_axis(axis: object, ndim: int, where: str, argname: str = "axis") -> int:
     """A single axis in ``[-ndim, ndim)`` as a non-negative int, else IndexError."""
     if type(axis) is not int:
@@ -89,27 +119,29 @@ def check_shape(shape: object, where: str, argname: str = "shape") -> tuple[int,
         if shape < 0:
             msg = f"{where}: `{argname}` must not be negative, got {shape}"
             raise ValueError(msg)
+        check_size(shape, where, f"`{argname}` {shape}: the array")
         return (shape,)
     if type(shape) is list:
         # Note: the standard says tuple; scikit-learn passes lists, so accept them.
         shape = tuple(shape)
     if type(shape) is tuple:
         for s in shape:
-            if type(s) is not int and (
-                isinstance(s, bool) or not hasattr(type(s), "__index__")
-            ):
-                type_error(where, argname, "a tuple of ints", s)
+            if type(s) is not int:
+                shape = tuple(
+                    check_int(s, where, argname, "a tuple of ints") for s in shape
+                )
+                break
+        for s in shape:
             if s < 0:
                 msg = f"{where}: `{argname}` must not have negative sizes, got {shape}"
                 raise ValueError(msg)
-        return tuple(operator.index(s) for s in shape)
-    if (
-        isinstance(shape, bool)
-        or not hasattr(type(shape), "__index__")
-        or isinstance(shape, float)
-    ):
-        type_error(where, argname, "an int or a tuple of ints", shape)
-    return check_shape(operator.index(shape), where, argname)  # type: ignore[arg-type]
+        if len(shape) > 1:
+            check_size(math.prod(shape), where, f"`{argname}` {shape}: the array")
+        elif shape:
+            check_size(shape[0], where, f"`{argname}` {shape}: the array")
+        return shape
+    n = check_int(shape, where, argname, "an int or a tuple of ints")
+    return check_shape(n, where, argname)
 
 
 def check_bool(value: object, where: str, argname: str) -> bool:

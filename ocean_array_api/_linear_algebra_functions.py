@@ -10,7 +10,6 @@ this file from :func:`matmul` itself.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +17,13 @@ from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import DType, promote
-from ._helpers import device_error, dtype_error, normalize_axis, type_error
+from ._helpers import (
+    check_int,
+    device_error,
+    dtype_error,
+    normalize_axis,
+    type_error,
+)
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -60,15 +65,6 @@ def _two_arrays(x1: Any, x2: Any, where: str, allowed: set[DType]) -> tuple[DTyp
     return dt, dev
 
 
-def _check_int(value: Any, where: str, argname: str) -> int:
-    """An int argument (Python int or anything with ``__index__``, not bool)."""
-    if value.__class__ is int:
-        return value  # type: ignore[no-any-return]
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        type_error(where, argname, "an int", value)
-    return operator.index(value)
-
-
 def _broadcast_shapes(
     s1: tuple[Any, ...], s2: tuple[Any, ...], where: str, what: str
 ) -> tuple[Any, ...]:
@@ -94,7 +90,7 @@ def _broadcast_shapes(
 
 def _negative_axis(axis: Any, ndim: int, where: str) -> int:
     """An ``axis`` in ``[-ndim, -1]`` (the standard's rule for vecdot and cross)."""
-    axis = _check_int(axis, where, "axis")
+    axis = check_int(axis, where, "axis")
     if -ndim <= axis <= -1:
         return axis  # type: ignore[no-any-return]
     msg = (
@@ -228,13 +224,9 @@ def tensordot(
             )
             raise ValueError(msg)
     else:
-        if axes.__class__ is not int:
-            if isinstance(axes, (bool, list)) or not hasattr(type(axes), "__index__"):
-                type_error(
-                    where, "axes", "an int or a tuple of two sequences of ints", axes
-                )
-            axes = operator.index(axes)  # type: ignore[arg-type]
-        count: int = axes  # type: ignore[assignment]
+        count = check_int(
+            axes, where, "axes", "an int or a tuple of two sequences of ints"
+        )
         if count < 0:
             msg = f"{where}: an int `axes` must not be negative, got {count}"
             raise ValueError(msg)
@@ -286,6 +278,34 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 
 
 # --- operators ---------------------------------------------------------------------
+def _inplace_checks(x1: Array, dt: DType, shape: tuple[Any, ...], where: str) -> None:
+    """TypeError/ValueError when ``x1 @= x2`` would change x1's dtype or shape."""
+    if dt is not x1._dtype:
+        msg = (
+            f"{where}: the result would have dtype {dt}, but an in-place "
+            f"operation cannot change the dtype {x1._dtype} of `x1`"
+        )
+        raise TypeError(msg)
+    if shape != x1._data.shape:
+        msg = (
+            f"{where}: the result would have shape {shape}, but an in-place "
+            f"operation cannot change the shape {x1._data.shape} of `x1`"
+        )
+        raise ValueError(msg)
+
+
+def _imatmul_ext(x1: Array, x2: Array, where: str) -> Array:
+    """``x1 @= x2`` with an ocean_ext dtype (float16, complex32) taking part:
+    the product by their own kernels, then stored into x1's storage."""
+    from ._ext_hooks import check_writable
+
+    res = matmul(x1, x2)
+    _inplace_checks(x1, res._dtype, res._data.shape, where)
+    check_writable(x1, where)
+    x1._device._ops["setitem"](x1._data, Ellipsis, res._data)
+    return x1
+
+
 def _install_operators() -> None:
     def __matmul__(self: Array, other: Any, /) -> Any:
         if other.__class__ is not Array:
@@ -301,21 +321,13 @@ def _install_operators() -> None:
         if other.__class__ is not Array:
             return NotImplemented
         where = "in-place matmul() (@=)"
+        if _ext.is_ext(self) or _ext.is_ext(other):
+            return _imatmul_ext(self, other, where)
         dt, dev = _two_arrays(self, other, where, _numeric)
-        if dt is not self._dtype:
-            msg = (
-                f"{where}: the result would have dtype {dt}, but an in-place "
-                f"operation cannot change the dtype {self._dtype} of `x1`"
-            )
-            raise TypeError(msg)
         a = self._data
-        shape = _matmul_shape(a.shape, other._data.shape, where)
-        if shape != a.shape:
-            msg = (
-                f"{where}: the result would have shape {shape}, but an in-place "
-                f"operation cannot change the shape {a.shape} of `x1`"
-            )
-            raise ValueError(msg)
+        _inplace_checks(
+            self, dt, _matmul_shape(a.shape, other._data.shape, where), where
+        )
         from ._ext_hooks import check_writable, is_readonly_failure, readonly_error
 
         check_writable(self, where)

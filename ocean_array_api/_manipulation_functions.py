@@ -9,6 +9,7 @@ backend can do so.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,8 @@ from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import (
     check_copy,
+    check_int,
+    check_size,
     device_error,
     dtype_error,
     normalize_axes,
@@ -34,15 +37,6 @@ __all__ = [
 
 
 # --- argument helpers ----------------------------------------------------------
-def _int_arg(value: Any, fn: str, argname: str) -> int:
-    """An int (or an object with ``__index__``, never a bool)."""
-    if value.__class__ is int:
-        return value  # type: ignore[no-any-return]
-    if value.__class__ is bool or not hasattr(type(value), "__index__"):
-        type_error(fn, argname, "an int", value)
-    return operator.index(value)
-
-
 def _int_tuple(
     value: Any, fn: str, argname: str, what: str = "a tuple of ints"
 ) -> tuple[int, ...]:
@@ -57,7 +51,7 @@ def _int_tuple(
         value = tuple(value)
     for v in value:
         if v.__class__ is not int:
-            return tuple(_int_arg(v, fn, argname) for v in value)
+            return tuple(check_int(v, fn, argname) for v in value)
     return value  # type: ignore[no-any-return]
 
 
@@ -245,6 +239,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     fn = "broadcast_to()"
     _check_array(x, fn)
     shape = _shape_arg(shape, fn)
+    check_size(math.prod(shape), fn, f"`shape` {shape}: the result")
     data = x._data
     xs = data.shape
     n = len(xs)
@@ -598,10 +593,11 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
             raise ValueError(msg)
         r = repeats._data
     else:
-        r = _int_arg(repeats, fn, "repeats")
+        r = check_int(repeats, fn, "repeats")
         if r < 0:
             msg = f"{fn}: `repeats` must not be negative, got {r}"
             raise ValueError(msg)
+        check_size(data.size * r, fn, f"with `repeats` {r}, the result")
     try:
         res = dev._ops["repeat"](data, r, axis)
     except ValueError as exc:
@@ -636,7 +632,7 @@ def roll(
             msg = f"{fn}: a tuple `shift` needs a tuple `axis` of the same length, got axis={axis!r}"
             raise ValueError(msg)
     else:
-        shift = _int_arg(shift, fn, "shift")
+        shift = check_int(shift, fn, "shift")
     if axis is not None:
         if axis.__class__ is tuple:
             axis = tuple(normalize_axis(a, ndim, fn) for a in axis)
@@ -654,9 +650,12 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     fn = "tile()"
     _check_array(x, fn)
     reps = _int_tuple(repetitions, fn, "repetitions")
+    size = x._data.size
     for r in reps:
         if r < 0:
             msg = f"{fn}: `repetitions` must not be negative, got {reps}"
             raise ValueError(msg)
+        size *= r
+    check_size(size, fn, f"with `repetitions` {reps}, the result")
     dev = x._device
     return _wrap(dev._ops["tile"](x._data, reps), x._dtype, dev)

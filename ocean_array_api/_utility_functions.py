@@ -10,6 +10,7 @@ from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import (
+    check_int,
     device_error,
     dtype_error,
     normalize_axis,
@@ -128,8 +129,7 @@ def diff(
         axis = normalize_axis(axis, ndim, where)
     elif axis < 0:
         axis += ndim
-    if n.__class__ is not int:
-        type_error(where, "n", "an int", n)
+    n = check_int(n, where, "n")
     if n < 0:
         msg = f"{where}: `n` must not be negative, got {n}"
         raise ValueError(msg)

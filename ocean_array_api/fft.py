@@ -26,8 +26,8 @@ from . import _ext_dtypes as _ext
 from ._array_object import Array
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
-from ._helpers import normalize_axis, type_error
-from ._linear_algebra_functions import _check_array, _check_int, _finish
+from ._helpers import check_int, check_size, normalize_axis, type_error
+from ._linear_algebra_functions import _check_array, _finish
 
 __all__ = [
     "fft",
@@ -65,10 +65,11 @@ def _check_norm(norm: Any, where: str) -> str:
 
 def _check_size(value: Any, where: str, argname: str) -> int:
     """A transform length given by the user (an int of at least 1)."""
-    n = _check_int(value, where, argname)
+    n = check_int(value, where, argname)
     if n < 1:
         msg = f"{where}: `{argname}` must be at least 1, got {n}"
         raise ValueError(msg)
+    check_size(n, where, f"`{argname}` {n}: the transform")
     return n
 
 
@@ -190,7 +191,8 @@ def _n_dim(
             raise ValueError(msg)
         resolved = []
         for i, (value, a) in enumerate(zip(seq, ax, strict=True)):
-            size = _check_int(value, where, "s")
+            size = check_int(value, where, "s")
+            check_size(size, where, f"`s` {size}: the transform")
             if size == -1:
                 m = shape[a]
                 size = _default_size(
@@ -487,3 +489,8 @@ def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
 
 
 _FULL: dict[str, Any] = {name: globals()[name] for name in __all__}
+
+
+def __dir__() -> list[str]:
+    # Only the standard's names: the helpers this module imports stay unlisted.
+    return sorted(__all__)

@@ -28,11 +28,17 @@ from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array
 from ._dtypes import DType, check_dtype_arg
-from ._helpers import check_bool, device_error, dtype_error, normalize_axes, type_error
+from ._helpers import (
+    check_bool,
+    check_int,
+    device_error,
+    dtype_error,
+    normalize_axes,
+    type_error,
+)
 from ._linear_algebra_functions import (
     _broadcast_shapes,
     _check_array,
-    _check_int,
     _finish,
     _negative_axis,
     _two_arrays,
@@ -239,9 +245,16 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """
     where = "linalg.diagonal()"
     data = _matrix(x, where, None)  # any dtype: a gather of the storage
-    offset = _check_int(offset, where, "offset")
+    offset = _clamp_offset(check_int(offset, where, "offset"), data.shape)
     dev = x._device
     return _finish(dev._ops["linalg.diagonal"](data, offset), x._dtype, dev)
+
+
+def _clamp_offset(offset: int, shape: tuple[Any, ...]) -> int:
+    """``offset`` moved into ``[-rows, cols]``: past either end the diagonal is
+    empty, and a huge offset would overflow the backend's C long."""
+    rows, cols = shape[-2], shape[-1]
+    return max(-rows, min(cols, offset))
 
 
 @_ext_via_proxy(_floating)
@@ -356,7 +369,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     """
     where = "linalg.matrix_power()"
     data = _matrix(x, where, _floating, square=True)
-    n = _check_int(n, where, "n")
+    n = check_int(n, where, "n")
     dev = x._device
     return _finish(dev._ops["linalg.matrix_power"](data, n), x._dtype, dev)
 
@@ -518,7 +531,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     """
     where = "linalg.trace()"
     data = _matrix(x, where, _numeric)
-    offset = _check_int(offset, where, "offset")
+    offset = _clamp_offset(check_int(offset, where, "offset"), data.shape)
     dt = x._dtype
     if dtype is None:
         rdt = dt
@@ -620,3 +633,8 @@ def _select_version() -> list[str]:
 
 __all__ = _select_version()
 del _select_version
+
+
+def __dir__() -> list[str]:
+    # Only the standard's names: the helpers this module imports stay unlisted.
+    return sorted(__all__)

@@ -363,3 +363,13 @@ def test_environment_variable_unknown_version_fails_at_import():
     assert proc.returncode != 0
     assert "ValueError" in proc.stderr
     assert "OCEAN_ARRAY_API_VERSION" in proc.stderr
+
+
+@pytest.mark.parametrize("module", ["linalg", "fft"])
+def test_extension_modules_list_only_the_standards_names(module):
+    # dir() listed imported helpers (functools, math, check_bool, parse_device,
+    # ...) beside the standard names (issue 12 item 9).
+    mod = getattr(xp, module)
+    public = [n for n in dir(mod) if not n.startswith("_")]
+    assert public == sorted(mod.__all__)
+    assert {"math", "functools", "check_bool", "parse_device"}.isdisjoint(public)

@@ -161,7 +161,9 @@ def diff(
     lo[axis] = slice(None, -1)
     hi[axis] = slice(1, None)
     klo, khi = tuple(lo), tuple(hi)
-    for _ in range(n):
+    # Past the length along ``axis`` every further difference is empty: never
+    # loop ``n`` times for a huge ``n``.
+    for _ in range(min(n, x.shape[axis])):
         x = x[khi] - x[klo]
     return x
 
