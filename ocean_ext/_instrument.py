@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,8 +147,33 @@ def _unwrap_tables() -> None:
     _originals.clear()
 
 
-@contextmanager
-def instrument() -> Iterator[InstrumentStats]:
+class _Instrument:
+    """The context manager :func:`instrument` returns: reusable and reentrant."""
+
+    __slots__ = ("_entered",)
+
+    def __init__(self) -> None:
+        self._entered: list[InstrumentStats] = []
+
+    def __enter__(self) -> InstrumentStats:
+        stats = InstrumentStats()
+        with _lock:
+            if not _active:
+                _wrap_tables()
+            _active.append(stats)
+            self._entered.append(stats)
+        return stats
+
+    def __exit__(self, *exc: object) -> None:
+        stats = self._entered.pop()
+        with _lock:
+            # By identity: stats are Mappings, and equal contents compare equal.
+            del _active[next(i for i, s in enumerate(_active) if s is stats)]
+            if not _active:
+                _unwrap_tables()
+
+
+def instrument() -> AbstractContextManager[InstrumentStats]:
     """Count calls and time of every backend kernel run inside the block.
 
     Covers calls from both ``ocean_array_api`` and ``ocean_ext``, on every
@@ -158,11 +183,14 @@ def instrument() -> Iterator[InstrumentStats]:
     (``x[1:5]``, ``x[i]``) are not counted.  On asynchronous devices (CUDA) the
     time is that of launching the kernel, not of running it.
 
-    Yields
-    ------
-    InstrumentStats
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        ``with ... as stats`` binds a new :class:`InstrumentStats` for the block:
         ``stats["add"].count``, ``stats["add"].total_seconds``, and
-        ``stats.device("cpu")`` for one device kind.
+        ``stats.device("cpu")`` for one device kind.  The same object may be
+        entered again, also while it is active; each entry records into new
+        stats.
 
     Examples
     --------
@@ -176,15 +204,4 @@ def instrument() -> Iterator[InstrumentStats]:
     >>> stats.device("cpu")["exp"].count
     1
     """
-    stats = InstrumentStats()
-    with _lock:
-        if not _active:
-            _wrap_tables()
-        _active.append(stats)
-    try:
-        yield stats
-    finally:
-        with _lock:
-            _active.remove(stats)
-            if not _active:
-                _unwrap_tables()
+    return _Instrument()

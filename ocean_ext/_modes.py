@@ -27,10 +27,9 @@ elements costs more.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Any, Literal
@@ -126,13 +125,33 @@ def _check_mode(mode: object, where: str) -> str:
     raise TypeError(msg)
 
 
-@contextlib.contextmanager
-def _scope(mode: str) -> Iterator[str]:
-    token = _current.set(mode)
-    try:
-        yield mode
-    finally:
-        _current.reset(token)
+# The modes that the active blocks replaced, innermost last, per context (so
+# the same block object can be entered again, nested, or in another thread).
+_replaced: ContextVar[tuple[str, ...]] = ContextVar(
+    "ocean_ext.compute_mode.replaced", default=()
+)
+
+
+class _Scope:
+    """The context manager :func:`compute_mode` returns: reusable and reentrant."""
+
+    __slots__ = ("_mode",)
+
+    def __init__(self, mode: str) -> None:
+        self._mode = mode
+
+    def __enter__(self) -> str:
+        _replaced.set((*_replaced.get(), _current.get()))
+        _current.set(self._mode)
+        return self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        replaced = _replaced.get()
+        _current.set(replaced[-1])
+        _replaced.set(replaced[:-1])
+
+    def __repr__(self) -> str:
+        return f"ocean_ext.compute_mode({self._mode!r})"
 
 
 def compute_mode(mode: Mode) -> AbstractContextManager[str]:
@@ -159,7 +178,8 @@ def compute_mode(mode: Mode) -> AbstractContextManager[str]:
     Returns
     -------
     contextlib.AbstractContextManager
-        A single-use context manager; ``with ... as m`` binds ``m`` to the mode.
+        A context manager; ``with ... as m`` binds ``m`` to the mode.  The same
+        object may be entered again, also while it is active (nested).
 
     Raises
     ------
@@ -180,6 +200,12 @@ def compute_mode(mode: Mode) -> AbstractContextManager[str]:
     and leaving a block restores the mode that was in effect before it, even
     when the block raises.  A new thread starts in mode "standard".
 
+    As with every context variable (and NumPy's ``errstate``), a block left
+    open inside a generator that is suspended at a ``yield`` stays in effect
+    in the code that resumed the generator until it is resumed again: enter
+    the block around code that does not yield, or iterate the generator
+    inside the block.
+
     Examples
     --------
     >>> import ocean_array_api as xp
@@ -194,7 +220,7 @@ def compute_mode(mode: Mode) -> AbstractContextManager[str]:
     >>> ocean_ext.get_compute_mode()
     'standard'
     """
-    return _scope(_check_mode(mode, "ocean_ext.compute_mode()"))
+    return _Scope(_check_mode(mode, "ocean_ext.compute_mode()"))
 
 
 def get_compute_mode() -> str:

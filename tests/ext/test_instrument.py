@@ -109,3 +109,22 @@ def test_repr_lists_kernels():
     text = repr(stats)
     assert "exp" in text
     assert "cpu" in text
+
+
+def test_an_instrument_object_can_be_entered_again_and_nested():
+    # Entering the same object twice raised AttributeError from contextlib.
+    cm = ocean_ext.instrument()
+    x = xp.ones(3)
+    before = dict(x.device._ops)
+    with cm as outer:
+        with cm as inner:
+            xp.exp(x)
+        xp.exp(x)
+    assert inner is not outer
+    assert (outer["exp"].count, inner["exp"].count) == (2, 1)
+    with cm as again:
+        xp.exp(x)
+    assert again["exp"].count == 1
+    assert outer["exp"].count == 2  # closed blocks record nothing more
+    # Leaving every block restores the tables.
+    assert all(x.device._ops[name] is fn for name, fn in before.items())

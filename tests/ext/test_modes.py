@@ -769,3 +769,39 @@ def test_conformance_plugin_mode_option(tmp_path):
     proc = _run_pytest(tmp_path, _TARGET, "--ocean-compute-mode=raise")
     assert proc.returncode == 1
     assert "ocean_ext.compute_mode('raise') was active in 2" in proc.stdout
+
+
+# --- the context manager object itself (issue 12 item 7) ----------------------
+def test_a_compute_mode_object_can_be_entered_again_and_nested():
+    # Entering the same object twice raised AttributeError from contextlib.
+    cm = ocean_ext.compute_mode("complex")
+    with cm as mode:
+        assert mode == "complex"
+        with ocean_ext.compute_mode("raise"), cm:
+            assert ocean_ext.get_compute_mode() == "complex"
+        assert ocean_ext.get_compute_mode() == "complex"
+    assert ocean_ext.get_compute_mode() == "standard"
+    with cm:
+        assert ocean_ext.sqrt(xp.asarray(-4.0)).dtype == xp.complex128
+    assert ocean_ext.get_compute_mode() == "standard"
+
+
+def test_a_compute_mode_object_shared_by_threads_restores_each_threads_mode():
+    cm = ocean_ext.compute_mode("warn")
+    seen: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def work(outer: str) -> None:
+        with ocean_ext.compute_mode(outer):
+            with cm:
+                barrier.wait()
+                seen.append(ocean_ext.get_compute_mode())
+            barrier.wait()
+            seen.append(ocean_ext.get_compute_mode())
+
+    threads = [threading.Thread(target=work, args=(m,)) for m in ("raise", "complex")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seen) == ["complex", "raise", "warn", "warn"]
