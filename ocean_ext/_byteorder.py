@@ -366,7 +366,7 @@ def asarray(
     else:
         dev = dev_arg
     target_dt = src_dt if dtype is None else dtype
-    if src_dt in _dt._complex_floating and target_dt not in _dt._complex_floating:
+    if src_dt._kind == "complex floating" and target_dt._kind != "complex floating":
         msg = (
             f"{where}: converting complex {src_dt} to {target_dt} would drop the "
             f"imaginary part; use real() or abs() first"
@@ -374,8 +374,12 @@ def asarray(
         raise TypeError(msg)
     if want is None:
         want = _order_of(src.dtype)
-        if want != _NATIVE and not _supports(dev):
-            want = _NATIVE  # moving to such a device swaps on the way
+        if want != _NATIVE and (
+            not _supports(dev) or _dt.from_native(target_dt._native) is not target_dt
+        ):
+            # Moving to such a device swaps on the way; a dtype without a
+            # byte-swapped form (complex32) can only be native.
+            want = _NATIVE
     elif want != _NATIVE and not _supports(dev):
         _refuse_device(dev, where)
     if want != _NATIVE:
@@ -397,7 +401,11 @@ def asarray(
             f"{target_dt} ({want}-endian) on {dev} needs a copy but copy=False"
         )
         raise ValueError(msg)
-    if dev._kind == "cpu" and (src_dev is None or src_dev._kind == "cpu"):
+    if (
+        dev._kind == "cpu"
+        and (src_dev is None or src_dev._kind == "cpu")
+        and target_dt._standard
+    ):
         # One pass converts dtype and byte order together (the logical CPU
         # devices share memory).
         data = np.asarray(src).astype(_with_order(target_dt._native, want))

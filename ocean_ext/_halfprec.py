@@ -53,6 +53,7 @@ from ocean_array_api import _dtypes as _dt
 from ocean_array_api import _ext_dtypes as _ext
 from ocean_array_api._array_object import Array, _wrap
 from ocean_array_api._devices import CPU as _CPU
+from ocean_array_api._devices import default_device
 
 __all__ = ["complex32", "float16", "view_as_complex", "view_as_real"]
 
@@ -110,7 +111,10 @@ def _operand(
             kinds = " or ".join(sorted({str(d) for d in table.values()}))
             msg = f"{where}: a NumPy array of {kinds} is needed, got {x.dtype}"
             raise TypeError(msg)
-        return x, dt, _CPU
+        # A view stays in host memory: on the default device when that is a
+        # (logical) CPU, which all share it; else on the first CPU.
+        dev = default_device()
+        return x, dt, dev if dev._kind == "cpu" else _CPU
     msg = f"{where}: `x` must be an array (ours or NumPy's), got {type(x).__name__}"
     raise TypeError(msg)
 
@@ -121,7 +125,8 @@ def view_as_complex(x: Any, /) -> Array:
     float16, float32 and float64 become complex32, complex64 and complex128;
     ``x[..., 0]`` are the real parts, ``x[..., 1]`` the imaginary parts.  No
     data is copied: the result shares memory with ``x`` (an ``Array`` or a
-    NumPy array, which then gives an array on the CPU).
+    NumPy array, which then gives an array on the default device when that is
+    a CPU device, else on the first CPU).
 
     Parameters
     ----------

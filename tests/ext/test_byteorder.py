@@ -497,3 +497,28 @@ def test_integer_index_of_a_vector_is_native():
     s = ocean_ext.asarray(swapped_np(np.arange(3.0)))
     assert not ocean_ext.is_byteswapped(s[1])
     assert float(s[1]) == 1.0
+
+
+# --- dtypes without a byte-swapped form (issue 12 item 8) ----------------------------------
+@pytest.mark.parametrize("src", [">f8", ">f4", ">i4", ">c16"])
+def test_swapped_input_to_complex32_gives_a_native_result(src):
+    # Keeping the source's byte order is the default, not a request: complex32
+    # has no byte-swapped form, so the result is native (this raised).
+    a = np.array([1.0, -2.5, 3.0], dtype=src)
+    z = ocean_ext.asarray(a, dtype=ocean_ext.complex32)
+    assert z.dtype == ocean_ext.complex32
+    assert not ocean_ext.is_byteswapped(z)
+    want = a.astype(np.complex64)
+    np.testing.assert_array_equal(np.asarray(xp.astype(z, xp.complex64)), want)
+    on_cpu1 = ocean_ext.asarray(a, dtype=ocean_ext.complex32, device=CPU1)
+    assert on_cpu1.device == CPU1
+    # Asking for the swapped form still says it does not exist.
+    with pytest.raises(TypeError, match="no byte-swapped form"):
+        ocean_ext.asarray(a, dtype=ocean_ext.complex32, byteorder="big")
+
+
+def test_swapped_input_to_float16_keeps_its_byte_order():
+    a = np.array([1.0, -2.5], dtype=">f8")
+    h = ocean_ext.asarray(a, dtype=ocean_ext.float16)
+    assert (h.dtype, ocean_ext.byteorder(h)) == (ocean_ext.float16, "big")
+    np.testing.assert_array_equal(np.asarray(xp.astype(h, xp.float64)), a)

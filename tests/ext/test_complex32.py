@@ -987,3 +987,18 @@ def test_cuda_kernel_sources_compile(tmp_path):
         timeout=600,
     )
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("func", ["view_as_complex", "view_as_real"])
+def test_views_of_numpy_arrays_are_on_the_default_cpu_device(func):
+    # Inside `with cpu1:` they were created on cpu:0 (issue 12 item 9).
+    cpu1 = xp.__array_namespace_info__().devices()[1]
+    data = np.ones((3, 2)) if func == "view_as_complex" else np.ones(3, np.complex128)
+    with cpu1:
+        v = getattr(ocean_ext, func)(data)
+    assert v.device == cpu1
+    assert np.shares_memory(np.asarray(v), data)
+    assert (
+        getattr(ocean_ext, func)(data).device
+        == xp.__array_namespace_info__().default_device()
+    )
