@@ -324,7 +324,7 @@ class Array:
                 try:
                     self._device._ops["setitem"](self._data, k, v)
                     return
-                except (IndexError, ValueError, TypeError):
+                except (IndexError, ValueError, TypeError, OverflowError):
                     pass  # the full path below reports it properly
         elif tk is _hooks.index_type:  # an ocean_ext.index object
             key._setitem(self, value)

@@ -182,11 +182,13 @@ def native_value(x: Array, value: Any, where: str) -> Any:
         if _may_overlap(v, x._data):
             v = x._device._ops["copy"](v)  # the source overlaps: copy it first
         return v
-    from ._elementwise_functions import check_scalar
+    from ._elementwise_functions import check_int_range, check_scalar
 
     v = check_scalar(value, dt, where, "value", allow_complex_upcast=False)
     if not dt._standard:  # an ocean_ext dtype: the value in its storage
         from ._ext_dtypes import scalar_native
 
         return scalar_native(x._device, v, dt, where)
+    if v.__class__ is int and dt in _dt._integer:
+        check_int_range(v, dt, where, "value")  # NumPy's error has no name
     return v

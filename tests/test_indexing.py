@@ -399,3 +399,18 @@ def test_indexing_results_are_arrays_with_dtype_and_device(other_device):
         assert r.device == other_device
     assert int(x[1, 0]) == 3
     np.testing.assert_array_equal(host(x[x > 1]), [2, 3, 4])
+
+
+@pytest.mark.parametrize(
+    "key",
+    [0, slice(None), (Ellipsis,), xp.asarray([0])],
+    ids=["int", "slice", "ellipsis", "array"],
+)
+def test_setitem_of_an_out_of_range_python_int_names_the_function(key):
+    # The fast path let NumPy's unnamed OverflowError through.
+    x = xp.asarray([1, 2], dtype=xp.int8)
+    with pytest.raises(
+        OverflowError, match=r"^__setitem__\(\): the Python int `value` 300"
+    ):
+        x[key] = 300
+    np.testing.assert_array_equal(np.asarray(x), [1, 2])
