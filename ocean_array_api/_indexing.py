@@ -17,7 +17,10 @@ naming what came in.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
+
+import numpy as _np
 
 from . import _dtypes as _dt
 from ._array_object import Array, _may_overlap
@@ -27,7 +30,26 @@ from ._helpers import device_error
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
 
-def _check_slice(s: slice, where: str) -> None:
+def _index_int(item: Any) -> int | None:
+    """``item`` as an int when it is an integer scalar other than a bool: a
+    Python int or any scalar with ``__index__`` (``numpy.int64`` from NumPy
+    shape arithmetic, as array-api-strict accepts); None for anything else
+    (arrays of any library have a shape, and are not integer scalars here)."""
+    t = item.__class__
+    if t is int:
+        return item  # type: ignore[no-any-return]
+    if (
+        hasattr(t, "__index__")
+        and not isinstance(item, (bool, _np.bool_, _np.ndarray))
+        and (isinstance(item, _np.generic) or not hasattr(item, "shape"))
+    ):
+        return operator.index(item)
+    return None
+
+
+def _check_slice(s: slice, where: str) -> slice:
+    """``s`` with integer-scalar bounds as ints; IndexError for other bounds."""
+    parts = []
     for part in (s.start, s.stop, s.step):
         if part is not None and part.__class__ is not int:
             if (
@@ -35,12 +57,18 @@ def _check_slice(s: slice, where: str) -> None:
                 and part._dtype in _dt._integer
                 and part.ndim == 0
             ):
-                continue
-            msg = f"{where}: slice bounds must be ints or None, got {part!r}"
-            raise IndexError(msg)
-    if s.step == 0:
+                part = int(part)
+            else:
+                value = _index_int(part)
+                if value is None:
+                    msg = f"{where}: slice bounds must be ints or None, got {part!r}"
+                    raise IndexError(msg)
+                part = value
+        parts.append(part)
+    if parts[2] == 0:
         msg = f"{where}: slice step cannot be zero"
         raise ValueError(msg)
+    return slice(*parts)
 
 
 def native_key(x: Array, key: Any, where: str) -> Any:
@@ -58,9 +86,8 @@ def native_key(x: Array, key: Any, where: str) -> Any:
             n_axes += 1
             out.append(item)
         elif t is slice:
-            _check_slice(item, where)
             n_axes += 1
-            out.append(item)
+            out.append(_check_slice(item, where))
         elif item is None:
             out.append(None)
         elif item is Ellipsis:
@@ -98,14 +125,10 @@ def native_key(x: Array, key: Any, where: str) -> Any:
             n_axes += 1
             out.append(item._data)
         else:
-            if (
-                hasattr(item, "__index__")
-                and t is not bool
-                and not hasattr(item, "shape")
-            ):
-                # e.g. numpy.int64 scalars
+            value = _index_int(item)
+            if value is not None:  # e.g. numpy.int64 scalars
                 n_axes += 1
-                out.append(int(item))
+                out.append(value)
                 continue
             msg = (
                 f"{where}: {type(item).__name__} is not a valid index; use ints, slices, "

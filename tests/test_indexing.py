@@ -414,3 +414,45 @@ def test_setitem_of_an_out_of_range_python_int_names_the_function(key):
     ):
         x[key] = 300
     np.testing.assert_array_equal(np.asarray(x), [1, 2])
+
+
+NP_INTS = [np.int64(1), np.int32(1), np.uint8(1), np.intp(1)]
+
+
+@pytest.mark.parametrize("i", NP_INTS, ids=repr)
+def test_numpy_integers_index_like_ints(i):
+    # Downstream code indexes with NumPy integers (argmax results, shape
+    # arithmetic); they have __index__, which is what the standard asks of an
+    # integer index.  x[np.int64(k)] = ... raised IndexError (scikit-learn's
+    # GaussianMixture), and so did NumPy-integer slice bounds in a tuple key
+    # (scipy.signal).
+    a = np.arange(24.0).reshape(4, 6)
+    x = xp.asarray(a)
+    assert_matches(x[i], a[1])
+    assert_matches(x[i, i + 4], a[1, 5])
+    assert_matches(x[i:, : 2 * i + 1 : i], a[1:, :3:1])
+    assert_matches(x[..., i], a[..., 1])
+    y = xp.asarray(a)
+    y[i] = 0.0
+    y[i + 1 :, i] = -1.0
+    want = a.copy()
+    want[1] = 0.0
+    want[2:, 1] = -1.0
+    assert_matches(y, want)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        np.True_,
+        np.float64(1.0),
+        np.array(1),
+        (0, np.array(1)),
+        slice(np.float64(1.0), None),
+    ],
+    ids=repr,
+)
+def test_numpy_non_integers_are_still_invalid_indices(key):
+    x = xp.ones((3, 3))
+    with pytest.raises(IndexError):
+        x[key]

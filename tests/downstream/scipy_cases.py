@@ -13,6 +13,7 @@ import traceback
 
 import numpy as np
 import scipy.fft as sfft
+import scipy.signal as signal
 import scipy.special as special
 import scipy.stats as stats
 
@@ -46,6 +47,10 @@ CASES = {
     "fft.fft_cpu1": lambda c: sfft.fft(c(Z), axis=0),
     "fft.dct": lambda c: sfft.dct(c(A), axis=1),
     "fft.idct": lambda c: sfft.idct(c(A), type=2),
+    # Slice bounds that are NumPy integers (np.int64(7)) raised IndexError.
+    "signal.convolve": lambda c: signal.convolve(c(A[0]), c(A[1, :3])),
+    "signal.fftconvolve": lambda c: signal.fftconvolve(c(A[0]), c(A[1, :3])),
+    "signal.correlate": lambda c: signal.correlate(c(A[0]), c(A[1, :3])),
 }
 
 

@@ -20,6 +20,7 @@ from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import Ridge
 from sklearn.metrics import pairwise
+from sklearn.mixture import GaussianMixture
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 import ocean_array_api as xp
@@ -53,8 +54,17 @@ def _lda(c):
     return [lda.coef_, lda.predict(c(X)), lda.predict_proba(c(X)), lda.transform(c(X))]
 
 
+def _gaussian_mixture(c):
+    # init_params="random" indexes with NumPy integers (x[np.int64(k)] = ...),
+    # which the standard allows (any __index__ object); it raised IndexError.
+    g = GaussianMixture(n_components=2, init_params="random", random_state=0)
+    g.fit(c(X))
+    return [g.weights_, g.means_, g.predict_proba(c(X))]
+
+
 CASES = {
     "PCA": _pca,
+    "GaussianMixture_random_init": _gaussian_mixture,
     "PCA_cpu1": _pca,
     "Ridge_svd": _ridge,
     "LinearDiscriminantAnalysis": _lda,
