@@ -516,7 +516,6 @@ LIBM_UNARY(log, clogf)
 LIBM_UNARY(sqrt, csqrtf)
 LIBM_UNARY(sin, csinf)
 LIBM_UNARY(cos, ccosf)
-LIBM_UNARY(tan, ctanf)
 LIBM_UNARY(sinh, csinhf)
 LIBM_UNARY(cosh, ccoshf)
 LIBM_UNARY(asin, casinf)
@@ -536,6 +535,21 @@ el_tanh(float xr, float xi, float *zr, float *zi)
         return;
     }
     float complex w = ctanhf(mk(xr, xi));
+    *zr = crealf(w);
+    *zi = cimagf(w);
+}
+
+/* tan(x) = -1j * tanh(x * 1j): with tanh's rule, a finite a and an
+   infinite b give copysign(0, a) + sign(b) j (ctanf: the sign of sin 2a) */
+static inline void
+el_tan(float xr, float xi, float *zr, float *zi)
+{
+    if (isfinite(xr) && isinf(xi)) {
+        *zr = copysignf(0.0f, xr);
+        *zi = copysignf(1.0f, xi);
+        return;
+    }
+    float complex w = ctanf(mk(xr, xi));
     *zr = crealf(w);
     *zi = cimagf(w);
 }
@@ -562,12 +576,34 @@ el_square(float xr, float xi, float *zr, float *zi)
     el_multiply(xr, xi, xr, xi, zr, zi);
 }
 
+/* 1 / x, as complex64's reciprocal (NumPy's) rounded: finite nonzero x in
+   double, conj(x) / |x|**2 (every part rounds once; zero signs as NumPy's);
+   a zero, infinite or NaN part takes NumPy's own binary32 steps (Smith's
+   method with no branch for zero), so the special values agree:
+   1 / (0 + 0j) is NaN + NaN j, 1 / (inf + 1j) is 0 - 0j. */
 static inline void
 el_reciprocal(float xr, float xi, float *zr, float *zi)
 {
-    el_divide(1.0f, 0.0f, xr, xi, zr, zi);
+    if (isfinite(xr) && isfinite(xi) && (xr != 0.0f || xi != 0.0f)) {
+        double n = (double)xr * xr + (double)xi * xi;
+        *zr = (float)((double)xr / n);
+        *zi = (float)(-(double)xi / n);
+    }
+    else if (fabsf(xi) <= fabsf(xr)) {
+        float r = xi / xr, d = xr + xi * r;
+        *zr = 1.0f / d;
+        *zi = -r / d;
+    }
+    else {
+        float r = xr / xi, d = xr * r + xi;
+        *zr = r / d;
+        *zi = -1.0f / d;
+    }
 }
 
+/* sign(x) = x / |x| by the standard's rules: 0 for 0, NaN + NaN j for a NaN
+   part, and for an infinite x the real division (a / inf) + (b / inf) j, so
+   an infinite part gives NaN and a finite one a signed zero. */
 static inline void
 el_sign(float xr, float xi, float *zr, float *zi)
 {
@@ -575,11 +611,8 @@ el_sign(float xr, float xi, float *zr, float *zi)
         *zr = *zi = NAN;
     }
     else if (isinf(xr) || isinf(xi)) {
-        float r = isinf(xr) ? copysignf(1.0f, xr) : copysignf(0.0f, xr);
-        float i = isinf(xi) ? copysignf(1.0f, xi) : copysignf(0.0f, xi);
-        float m = (isinf(xr) && isinf(xi)) ? (float)M_SQRT1_2 : 1.0f;
-        *zr = r * m;
-        *zi = i * m;
+        *zr = isinf(xr) ? NAN : copysignf(0.0f, xr);
+        *zi = isinf(xi) ? NAN : copysignf(0.0f, xi);
     }
     else if (xr == 0.0f && xi == 0.0f) {
         *zr = *zi = 0.0f;
