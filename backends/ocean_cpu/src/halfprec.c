@@ -449,40 +449,28 @@ el_multiply(float ar, float ai, float br, float bi, float *zr, float *zi)
     *zi = ar * bi + ai * br;
 }
 
-/* Smith's method in binary32, for divisors with an infinity or NaN (where
-   the double formula below would turn finite quotients into NaN). */
-static inline void
-smith_divide(float ar, float ai, float br, float bi, float *zr, float *zi)
-{
-    if (fabsf(br) >= fabsf(bi)) {
-        if (br == 0.0f && bi == 0.0f) {
-            *zr = ar / fabsf(br);
-            *zi = ai / fabsf(br);
-            return;
-        }
-        float q = bi / br, d = br + bi * q;
-        *zr = (ar + ai * q) / d;
-        *zi = (ai - ar * q) / d;
-    }
-    else {
-        float q = br / bi, d = bi + br * q;
-        *zr = (ar * q + ai) / d;
-        *zi = (ai * q - ar) / d;
-    }
-}
-
+/* x / y with complex64's (NumPy's) binary32 steps, Smith's method with a
+   reciprocal scale: the quotient of the float16 values is then, bit for bit,
+   what complex64 gives, rounded once to float16 (special values and zero
+   signs included; a zero divisor gives a / |c| part by part). */
 static inline void
 el_divide(float ar, float ai, float br, float bi, float *zr, float *zi)
 {
-    if (isfinite(br) && isfinite(bi) && (br != 0.0f || bi != 0.0f)) {
-        /* a * conj(b) / |b|**2 in double: the products of halves are exact,
-           the sums and the quotient round once each */
-        double n = (double)br * br + (double)bi * bi;
-        *zr = (float)(((double)ar * br + (double)ai * bi) / n);
-        *zi = (float)(((double)ai * br - (double)ar * bi) / n);
+    float abr = fabsf(br), abi = fabsf(bi);
+    if (abr >= abi) {
+        if (abr == 0.0f && abi == 0.0f) {
+            *zr = ar / abr;
+            *zi = ai / abr;
+            return;
+        }
+        float rat = bi / br, scl = 1.0f / (br + bi * rat);
+        *zr = (ar + ai * rat) * scl;
+        *zi = (ai - ar * rat) * scl;
     }
     else {
-        smith_divide(ar, ai, br, bi, zr, zi);
+        float rat = br / bi, scl = 1.0f / (bi + br * rat);
+        *zr = (ar * rat + ai) * scl;
+        *zi = (ai * rat - ar) * scl;
     }
 }
 
@@ -576,20 +564,13 @@ el_square(float xr, float xi, float *zr, float *zi)
     el_multiply(xr, xi, xr, xi, zr, zi);
 }
 
-/* 1 / x, as complex64's reciprocal (NumPy's) rounded: finite nonzero x in
-   double, conj(x) / |x|**2 (every part rounds once; zero signs as NumPy's);
-   a zero, infinite or NaN part takes NumPy's own binary32 steps (Smith's
-   method with no branch for zero), so the special values agree:
-   1 / (0 + 0j) is NaN + NaN j, 1 / (inf + 1j) is 0 - 0j. */
+/* 1 / x with complex64's (NumPy's reciprocal) binary32 steps, Smith's
+   method with no branch for zero: bit for bit complex64's result, rounded
+   (1 / (0 + 0j) is NaN + NaN j, 1 / (inf + 1j) is 0 - 0j). */
 static inline void
 el_reciprocal(float xr, float xi, float *zr, float *zi)
 {
-    if (isfinite(xr) && isfinite(xi) && (xr != 0.0f || xi != 0.0f)) {
-        double n = (double)xr * xr + (double)xi * xi;
-        *zr = (float)((double)xr / n);
-        *zi = (float)(-(double)xi / n);
-    }
-    else if (fabsf(xi) <= fabsf(xr)) {
+    if (fabsf(xi) <= fabsf(xr)) {
         float r = xi / xr, d = xr + xi * r;
         *zr = 1.0f / d;
         *zi = -r / d;
