@@ -363,3 +363,18 @@ def test_manipulation_functions_reject_non_arrays():
     ):
         with pytest.raises(TypeError):
             f()
+
+
+def test_sequences_of_arrays_may_be_namedtuples():
+    # A namedtuple is a tuple; stack()/concat() refused it.
+    from collections import namedtuple
+
+    pair = namedtuple("pair", "a b")(xp.ones(2), xp.zeros(2))
+    assert_matches(xp.stack(pair), np.array([[1.0, 1.0], [0.0, 0.0]]))
+    assert_matches(xp.concat(pair), np.array([1.0, 1.0, 0.0, 0.0]))
+
+
+def test_moveaxis_takes_lists_as_tuples():
+    x = xp.ones((2, 3, 4))
+    assert xp.moveaxis(x, [0, 1], [1, 2]).shape == (4, 2, 3)
+    assert xp.moveaxis(x, [0], (2,)).shape == (3, 4, 2)
