@@ -10,10 +10,16 @@ Cells are found by segment reductions on the coordinates: a dense accumulator
 (``ufunc.at``-style scatter) when the output is not much larger than the
 number of entries, else a sort of the segment ids and a reduction of the runs.
 Dtypes and errors follow ``ocean_array_api``'s function of the same name.
+
+This module defines ``sum``, ``max``, ``min``, ``all`` and ``any``: below
+their definitions those names are the sparse functions, so the code calls the
+builtins as ``builtins.max`` and the sparse functions by private aliases
+(``_sum``), never by the shadowing names (``tests/ext/sparse`` checks it).
 """
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from typing import Any
 
@@ -129,7 +135,7 @@ class _Segments:
         if self.sorted:
             sk, sv = seg, vals
         else:
-            sk, perm = k.sort_perm(seg, max(self.nseg - 1, 0))
+            sk, perm = k.sort_perm(seg, builtins.max(self.nseg - 1, 0))
             sv = vals[perm]
         starts = k.group_starts(sk)
         self.useg = sk[starts]
@@ -238,9 +244,10 @@ def _accumulating(name: str) -> Callable[..., Any]:
     return func
 
 
-sum = _accumulating("sum")  # noqa: A001
-prod = _accumulating("prod")  # noqa: A001
-sum.__doc__ = """Sum of the elements of ``x`` over ``axis`` (COO or dense ``x``).
+_sum = _accumulating("sum")
+sum = _sum  # noqa: A001
+prod = _accumulating("prod")
+_sum.__doc__ = """Sum of the elements of ``x`` over ``axis`` (COO or dense ``x``).
 
 For a COO, a reduction over some axes is a COO; over every axis, a dense 0-d
 array.  Result dtypes as ``ocean_array_api.sum``.
@@ -353,7 +360,7 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         raise TypeError(msg)
     axes = _axes(x, axis, where)
     n_red = _size(tuple(x.shape[a] for a in axes))
-    total = sum(x, axis=axis, keepdims=keepdims)
+    total = _sum(x, axis=axis, keepdims=keepdims)
     if n_red == 0:
         nan = xp.asarray(float("nan"), dtype=x.dtype, device=x.device)
         if _is_coo(total):
@@ -446,7 +453,7 @@ def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any
         return xp.count_nonzero(x, axis=axis, keepdims=keepdims)
     from ._elementwise import not_equal
 
-    return sum(
+    return _sum(
         _map_dtype(not_equal(x, 0), _dt.int64),
         axis=axis,
         dtype=_dt.int64,
