@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, cast
 
 import numpy as np
@@ -232,7 +233,9 @@ class COO:
         v._ent = None
         v._ent_version = -1
         v._parent = self
-        v._readonly = False
+        # like NumPy's writeable flag: a view of an array flagged read-only
+        # starts flagged (and stays so until released, see _set_readonly)
+        v._readonly = self._readonly
         return v
 
     def _mat(self) -> Entries:
@@ -500,27 +503,80 @@ class COO:
         return cast("COO", from_pydata(p))
 
     # --- read-only ----------------------------------------------------------------
-    def _set_readonly(self, flag: bool = True) -> None:
-        """Mark this array (and so every view taken of it) read-only, or not.
+    # The semantics of ocean_ext.set_readonly on dense arrays, with the store
+    # standing for the memory and a view's region (the base positions it
+    # reaches) for its bytes: ``set_readonly(v)`` records v's region on the
+    # store, and a write through any array whose region meets a recorded one
+    # raises (the check is per array, not per element: writing through the
+    # base raises while any view of it is read-only).  ``_readonly`` is the
+    # per-object flag (NumPy's ``writeable``): set by set_readonly, inherited
+    # by views made from a flagged array, cleared by set_readonly(x, False).
+    def _region(self) -> Any:
+        return _ix.region(self._map_or_identity())
 
-        The hook behind ``ocean_ext.set_readonly`` for sparse arrays.
+    def _set_readonly(self, flag: bool = True) -> None:
+        """Make this array's region read-only, or writable again.
+
+        The hook behind ``ocean_ext.set_readonly`` for sparse arrays (see
+        there for the semantics, which are those of dense arrays).
         """
-        self._readonly = bool(flag)
+        where = "set_readonly()"
+        st = self._store
+        reg = self._region()
+        if flag:
+            self._readonly = True
+            if reg is not None:
+                st.readonly.append((reg, weakref.ref(self)))
+            return
+        inside = []
+        for item in st.readonly:
+            if not _ix.regions_meet(reg, item[0]):
+                continue
+            if not _ix.region_within(item[0], reg):
+                msg = (
+                    f"{where}: `x` is a view of read-only memory (an array it "
+                    f"shares memory with was made read-only); call "
+                    f"set_readonly(base, False) on that array instead"
+                )
+                raise ValueError(msg)
+            inside.append(item)
+        if self._readonly:
+            if not self._owner_writable():
+                msg = (
+                    f"{where}: `x` is a view made from a read-only array whose "
+                    f"base is still flagged read-only; release the base with "
+                    f"set_readonly(base, False) first"
+                )
+                raise ValueError(msg)
+            self._readonly = False
+        for item in inside:
+            st.readonly.remove(item)
+            other = item[1]()
+            if other is not None and other is not self and other._owner_writable():
+                other._readonly = False
+
+    def _owner_writable(self) -> bool:
+        """Whether the flag of this array may be cleared (NumPy's rule: the
+        array owning the memory is not flagged read-only)."""
+        base = self.base
+        return base is None or not base._readonly
 
     def _is_readonly(self) -> bool:
-        """Whether writes to this array raise (it or an array it views is read-only)."""
-        p: COO | None = self
-        while p is not None:
-            if p._readonly:
-                return True
-            p = p._parent
-        return False
+        """Whether writes to this array raise (its flag, or its region meets
+        a read-only region)."""
+        if self._readonly:
+            return True
+        regions = self._store.readonly
+        if not regions:
+            return False
+        reg = self._region()
+        return any(_ix.regions_meet(reg, item[0]) for item in regions)
 
     def _check_writable(self, where: str) -> None:
-        if self._is_readonly():
+        if self._readonly or (self._store.readonly and self._is_readonly()):
             msg = (
-                f"{where}: the sparse array is read-only (or a view of a read-only "
-                f"array); write to a copy instead (s.copy())"
+                f"{where}: the sparse array is read-only (or shares its entries "
+                f"with a read-only view or base); write to a copy instead (s.copy())"
             )
             raise ReadOnlyError(msg)
         # the core's hook: read-only memory (``ocean_ext.set_readonly(s.data)``)
