@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
+import ocean_array_api as xp
 from ocean_array_api import _dtypes as _dt
+from ocean_array_api._array_object import Array
 from ocean_array_api._devices import Device
 
 from ._common import fill_scalar, row_major_strides
@@ -55,6 +57,19 @@ def _from_parts(
     keys = keys_from_coords(k, c, row_major_strides(shape))
     ent = from_keys(shape, dt, device, keys, d_native, fill, coords=c, k=k)
     return COO._from_entries(ent, fill)
+
+
+def _require_coo(s: Any, where: str, argname: str) -> None:
+    from ._coo import COO
+
+    if not isinstance(s, COO):
+        hint = (
+            "; convert a dense array with COO.from_dense() first"
+            if s.__class__.__name__ == "Array"
+            else ""
+        )
+        msg = f"{where}: `{argname}` must be a COO, got {type(s).__name__}{hint}"
+        raise TypeError(msg)
 
 
 def _is_cupyx(m: Any) -> bool:
@@ -124,6 +139,10 @@ def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
            [2., 0.]])
     """
     where = "to_scipy_sparse()"
+    _require_coo(s, where, "s")
+    if not isinstance(format, str):
+        msg = f"{where}: `format` must be a str, got {type(format).__name__}"
+        raise TypeError(msg)
     if format not in ("coo", "csr", "csc"):
         msg = f"{where}: `format` must be 'coo', 'csr' or 'csc', got {format!r}"
         raise ValueError(msg)
@@ -217,6 +236,7 @@ def to_pydata(s: Any, /) -> Any:
     except ImportError:
         msg = f"{where}: pydata/sparse is not installed (pip install sparse)"
         raise ImportError(msg) from None
+    _require_coo(s, where, "s")
     if s.device._kind != "cpu":
         msg = f"{where}: pydata/sparse holds CPU arrays; move the array with to_device('cpu') first"
         raise ValueError(msg)
@@ -251,4 +271,13 @@ def as_coo(x: Any, /, *, fill_value: Any = None) -> Any:
         return from_scipy_sparse(x)
     if mod.startswith("sparse.") or mod == "sparse":
         return from_pydata(x)
+    if x.__class__ is not Array:
+        try:
+            x = xp.asarray(x)
+        except (TypeError, ValueError) as exc:
+            msg = (
+                f"as_coo(): `x` must be a COO, a dense array, a SciPy or pydata "
+                f"sparse array, or what asarray() accepts: {exc}"
+            )
+            raise TypeError(msg) from None
     return COO.from_dense(x, fill_value=0 if fill_value is None else fill_value)

@@ -722,6 +722,9 @@ def _unpickle(
 
 
 def _shape_arg(shape: Any, where: str) -> tuple[int, ...]:
+    if isinstance(shape, COO):
+        msg = f"{where}: `shape` must be a tuple of ints, got a COO"
+        raise TypeError(msg)
     if shape.__class__ is int or (
         not isinstance(shape, (tuple, list)) and hasattr(type(shape), "__index__")
     ):

@@ -498,6 +498,7 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if x.dtype not in _dt._floating:
         msg = f"{where}: `x` must have a floating-point dtype, got {x.dtype}; use astype(x, float64) first"
         raise TypeError(msg)
+    _check_keepdims(keepdims, where)
     axes = _axes(x, axis, where)
     n_red = _size(tuple(x.shape[a] for a in axes))
     total = _sum(x, axis=axis, keepdims=keepdims)
@@ -592,6 +593,9 @@ def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any
     if not _is_coo(x):
         return xp.count_nonzero(x, axis=axis, keepdims=keepdims)
     from ._elementwise import not_equal
+
+    _check_keepdims(keepdims, "count_nonzero()")
+    _axes(x, axis, "count_nonzero()")
 
     return _sum(
         _map_dtype(not_equal(x, 0), _dt.int64),
