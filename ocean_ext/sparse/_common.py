@@ -20,9 +20,13 @@ __all__ = [
     "Device",
     "DType",
     "as_index",
+    "check_data_dtype",
+    "check_result_dtype",
     "fill_array",
     "fill_scalar",
     "is_fill",
+    "is_numeric",
+    "proxy_of",
     "prod",
     "row_major_strides",
     "wrap",
@@ -84,19 +88,48 @@ _NATIVE_KINDS = {
 }
 
 
+def is_numeric(dt: DType) -> bool:
+    """Whether ``dt`` is numeric, ocean_ext's float16 and complex32 included."""
+    return dt._kind in _NUMERIC_KINDS
+
+
+_NUMERIC_KINDS = frozenset(
+    ["signed integer", "unsigned integer", "real floating", "complex floating"]
+)
+
+
+def proxy_of(dt: DType) -> DType:
+    """The standard dtype an ocean_ext dtype computes in (float16 -> float32,
+    complex32 -> complex64); ``dt`` itself for a standard dtype."""
+    return _EXT_PROXY.get(dt, dt)  # type: ignore[no-any-return]
+
+
 def check_data_dtype(dt: DType, where: str, argname: str) -> None:
     """Sparse values: the standard's numeric and boolean dtypes, and ocean_ext's
     float16; not complex32 (no native storage to index into)."""
     if dt in _dt._numeric or dt in _dt._boolean or dt in _EXT_PROXY:
         if dt not in _EXT_OPAQUE and dt._native.kind == _NATIVE_KINDS.get(dt._kind):
             return
+        subject = f"`{argname}`" if argname == "dtype" else f"`{argname}` has dtype"
         msg = (
-            f"{where}: `{argname}` has dtype {dt}, which sparse arrays do not "
-            f"support; convert it with astype() (e.g. to complex64) first"
+            f"{where}: {subject} {dt}, which sparse arrays do not support "
+            f"(its values have no native storage to index); use "
+            f"{proxy_of(dt)} instead"
         )
         raise TypeError(msg)
     msg = f"{where}: `{argname}` must have a numeric or boolean dtype, got {dt}"
     raise TypeError(msg)
+
+
+def check_result_dtype(dt: DType, where: str) -> None:
+    """A sparse result must have a dtype sparse arrays hold (not complex32)."""
+    if dt in _EXT_OPAQUE:
+        msg = (
+            f"{where}: the result would have dtype {dt}, which sparse arrays do "
+            f"not support (its values have no native storage to index); convert "
+            f"the operands to {proxy_of(dt)} first"
+        )
+        raise TypeError(msg)
 
 
 def fill_scalar(value: Any, dtype: DType, where: str) -> bool | int | float | complex:

@@ -17,7 +17,7 @@ from ocean_array_api import _dtypes as _dt
 from ocean_array_api._array_object import Array
 from ocean_array_api._devices import Device
 
-from ._common import fill_scalar, row_major_strides
+from ._common import check_data_dtype, fill_scalar, row_major_strides
 from ._kernels import kernels_for
 from ._store import check_size, from_keys, keys_from_coords
 
@@ -26,9 +26,10 @@ __all__ = ["as_coo", "from_pydata", "from_scipy_sparse", "to_pydata", "to_scipy_
 
 def _dtype_of(native: Any, where: str) -> Any:
     dt = _dt.from_native(np.dtype(native))
-    if dt is None or not dt._standard:
+    if dt is None:
         msg = f"{where}: values of NumPy dtype {native} have no ocean_array_api dtype"
         raise TypeError(msg)
+    check_data_dtype(dt, where, "data")  # float16 (ocean_ext's) included
     return dt
 
 
@@ -57,6 +58,15 @@ def _from_parts(
     keys = keys_from_coords(k, c, row_major_strides(shape))
     ent = from_keys(shape, dt, device, keys, d_native, fill, coords=c, k=k)
     return COO._from_entries(ent, fill)
+
+
+# what scipy.sparse holds, among our dtypes (not float16)
+_SCIPY_DTYPES = frozenset(
+    [
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+        "uint64", "float32", "float64", "complex64", "complex128",
+    ]
+)  # fmt: skip
 
 
 def _require_coo(s: Any, where: str, argname: str) -> None:
@@ -153,6 +163,12 @@ def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
     if nd == 0 or (format != "coo" and nd != 2):
         msg = f"{where}: format {format!r} cannot hold a {nd}-dimensional array"
         raise ValueError(msg)
+    if s.dtype._name not in _SCIPY_DTYPES:
+        msg = (
+            f"{where}: SciPy sparse arrays do not hold {s.dtype}; convert `s` with "
+            f"astype() first (e.g. to float32)"
+        )
+        raise TypeError(msg)
     ent = s._mat()
     dev = s.device
     if dev._kind == "cuda":

@@ -16,7 +16,14 @@ from ocean_array_api._dtypes import check_dtype_arg
 from ocean_array_api._helpers import normalize_axes, normalize_axis
 
 from . import _indexing as _ix
-from ._common import as_index, fill_array, fill_scalar, prod, row_major_strides
+from ._common import (
+    as_index,
+    check_data_dtype,
+    fill_array,
+    fill_scalar,
+    prod,
+    row_major_strides,
+)
 from ._elementwise import to_scalar
 from ._setitem import broadcast_entries
 from ._store import Entries, check_size, from_keys, keys_from_coords, prune
@@ -252,6 +259,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
 
     where = "astype()"
     dt = check_dtype_arg(dtype, where)
+    check_data_dtype(dt, where, "dtype")
     if device is not None:
         x = x.to_device(device)
     if dt is x.dtype and not copy:

@@ -27,7 +27,15 @@ import ocean_array_api as xp
 from ocean_array_api import _dtypes as _dt
 from ocean_array_api._helpers import normalize_axes
 
-from ._common import Array, fill_array, row_major_strides, wrap, wrap_index
+from ._common import (
+    Array,
+    check_result_dtype,
+    fill_array,
+    proxy_of,
+    row_major_strides,
+    wrap,
+    wrap_index,
+)
 from ._common import prod as _size
 from ._elementwise import to_scalar
 from ._store import Entries, prune
@@ -199,8 +207,16 @@ def _accumulating(name: str) -> Callable[..., Any]:
         axes = _axes(x, axis, where)
         dev = x.device
         rdt = f(xp.zeros((1,), dtype=x.dtype, device=dev), dtype=dtype).dtype
+        if len(axes) != x.ndim:
+            check_result_dtype(rdt, where)  # a COO result
         if name == "prod" and rdt._kind in ("real floating", "complex floating"):
             return _float_prod(x, axes, keepdims, rdt)
+        if proxy_of(rdt) is not rdt:
+            # ocean_ext's dtypes: summed in their proxy, rounded once (as dense)
+            from ._manipulation import astype
+
+            res = func(x, axis=axis, dtype=proxy_of(rdt), keepdims=keepdims)
+            return astype(res, rdt)
         # sums, and products of integers (exact: modular arithmetic is
         # associative, so the order of the factors does not matter)
         fill0 = xp.astype(fill_array(x.fill_value, x.dtype, dev), rdt)
@@ -340,15 +356,15 @@ def _float_prod(x: Any, axes: tuple[int, ...], keepdims: bool, rdt: Any) -> Any:
                 m, e = _split(nx, data.astype(adt))
                 _, _, m, e = _run_products(k, k.nx.zeros(n, dtype=nx.int64), m, e)
                 fm, fe = fm * m, fe + e
-            res = _ldexp(nx, fm, fe).astype(rdt._native)
-            return _full_shape(x, wrap(res.reshape(()), rdt, dev), keepdims)
+            res = _cast(_ldexp(nx, fm, fe).reshape(()), rdt, dev)
+            return _full_shape(x, res, keepdims)
         segs = _Segments(x, axes, keepdims)
         rfm, rfe = _pow_split(nx, fill, nx.asarray([n_red], dtype=nx.int64), adt)
-        rfill = _ldexp(nx, rfm, rfe).astype(rdt._native)
-        rfill_scalar = to_scalar(wrap(rfill.reshape(()), rdt, dev))
+        rfill = _cast(_ldexp(nx, rfm, rfe), rdt, dev)
+        rfill_scalar = to_scalar(xp.reshape(rfill, ()))
         if segs.n == 0:
             segs.useg = k.empty_index()
-            return _result(x, segs, rdt, wrap(rfill[:0], rdt, dev), rfill_scalar)
+            return _result(x, segs, rdt, rfill[:0], rfill_scalar)
         m, e = _split(nx, segs.data.astype(adt))
         seg = segs.seg
         if not segs.sorted:
@@ -356,8 +372,15 @@ def _float_prod(x: Any, axes: tuple[int, ...], keepdims: bool, rdt: Any) -> Any:
             m, e = m[perm], e[perm]
         segs.useg, cnt, m, e = _run_products(k, seg, m, e)
         fm, fe = _pow_split(nx, fill, n_red - cnt, adt)
-        res = _ldexp(nx, m * fm, e + fe).astype(rdt._native)
-        return _result(x, segs, rdt, wrap(res, rdt, dev), rfill_scalar)
+        res = _cast(_ldexp(nx, m * fm, e + fe), rdt, dev)
+        return _result(x, segs, rdt, res, rfill_scalar)
+
+
+def _cast(native: Any, rdt: Any, dev: Any) -> Array:
+    """A float64/complex128 native array as an Array of ``rdt`` (ocean_array_api's
+    conversion: float16 included)."""
+    src = _dt.complex128 if native.dtype.kind == "c" else _dt.float64
+    return xp.astype(wrap(native, src, dev), rdt)
 
 
 def _quiet(nx: Any) -> Any:
@@ -449,7 +472,7 @@ def _extremum(name: str) -> Callable[..., Any]:
             return _full_shape(x, res, keepdims)
         segs = _Segments(x, axes, keepdims)
         native = dt._native
-        if dt in _dt._floating:
+        if dt._kind == "real floating":  # float16 too
             init = float("-inf") if name == "max" else float("inf")
         elif dt is _dt.bool:
             init = name != "max"
@@ -495,9 +518,15 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     where = "mean()"
     if not _is_coo(x):
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    if x.dtype not in _dt._floating:
+    if x.dtype._kind not in ("real floating", "complex floating"):
         msg = f"{where}: `x` must have a floating-point dtype, got {x.dtype}; use astype(x, float64) first"
         raise TypeError(msg)
+    if proxy_of(x.dtype) is not x.dtype:
+        # float16: in float32, rounded once (as dense mean)
+        from ._manipulation import astype
+
+        res = mean(astype(x, proxy_of(x.dtype)), axis=axis, keepdims=keepdims)
+        return astype(res, x.dtype)
     _check_keepdims(keepdims, where)
     axes = _axes(x, axis, where)
     n_red = _size(tuple(x.shape[a] for a in axes))
