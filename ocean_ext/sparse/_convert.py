@@ -15,7 +15,7 @@ import numpy as np
 import ocean_array_api as xp
 from ocean_array_api import _dtypes as _dt
 from ocean_array_api._array_object import Array
-from ocean_array_api._devices import Device
+from ocean_array_api._devices import Device, default_device
 
 from ._common import check_data_dtype, fill_scalar, row_major_strides
 from ._kernels import kernels_for
@@ -111,7 +111,7 @@ def from_scipy_sparse(m: Any, /) -> Any:
             raise TypeError(msg)
         coo = m.tocoo()
         device = Device("cuda", int(coo.data.device.id))
-        return _from_parts([coo.row, coo.col], coo.data, coo.shape, 0, device, where)
+        return _from_parts([coo.row, coo.col], coo.data, coo.shape, None, device, where)
     try:
         import scipy.sparse as sps
     except ImportError:  # pragma: no cover - scipy is a test dependency
@@ -121,7 +121,9 @@ def from_scipy_sparse(m: Any, /) -> Any:
         raise TypeError(msg)
     coo = m.tocoo()
     coords = list(coo.coords) if hasattr(coo, "coords") else [coo.row, coo.col]
-    return _from_parts(coords, coo.data, coo.shape, 0, Device("cpu", 0), where)
+    return _on_default_device(
+        lambda dev: _from_parts(coords, coo.data, coo.shape, None, dev, where)
+    )
 
 
 def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
@@ -230,9 +232,18 @@ def from_pydata(p: Any, /) -> Any:
     fill = p.fill_value
     fill = fill.item() if isinstance(fill, np.generic) else fill
     coords = [p.coords[d] for d in range(p.ndim)]
-    return _from_parts(
-        coords, np.asarray(p.data), p.shape, fill, Device("cpu", 0), where
+    return _on_default_device(
+        lambda dev: _from_parts(coords, np.asarray(p.data), p.shape, fill, dev, where)
     )
+
+
+def _on_default_device(build: Any) -> Any:
+    """A COO made from host (NumPy) data on the default device (as ``asarray``
+    of a NumPy array): built there on a CPU, moved there from cpu:0 else."""
+    dev = default_device()
+    if dev._kind == "cpu":
+        return build(dev)
+    return build(Device("cpu", 0)).to_device(dev)
 
 
 def to_pydata(s: Any, /) -> Any:
@@ -296,4 +307,4 @@ def as_coo(x: Any, /, *, fill_value: Any = None) -> Any:
                 f"sparse array, or what asarray() accepts: {exc}"
             )
             raise TypeError(msg) from None
-    return COO.from_dense(x, fill_value=0 if fill_value is None else fill_value)
+    return COO.from_dense(x, fill_value=fill_value)

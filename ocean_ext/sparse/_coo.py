@@ -76,18 +76,26 @@ class COO:
     shape : tuple of int, optional
         The shape; by default the smallest shape holding every coordinate.
     fill_value : scalar, optional
-        The value of the elements that are not stored (0 by default).
+        The value of the elements that are not stored: a Python scalar or 0-d
+        array the dtype holds *exactly* (never rounded); by default the zero
+        of the dtype (``False`` for bool).
     device : Device, optional
-        Where to put ``coords`` and ``data`` when they are not arrays already.
+        Where to put ``coords`` and ``data`` when they are not arrays already
+        (by default ``data``'s device if it is an array, else the default
+        device).
 
     Raises
     ------
     TypeError
         ``coords`` not of an integer dtype, ``data`` of an unsupported dtype,
-        a ``fill_value`` the dtype cannot hold.
+        a ``fill_value`` of a kind the dtype cannot hold (a bool for an
+        integer dtype, an int for bool, a float for an integer dtype).
+    OverflowError
+        A ``fill_value`` out of the dtype's range.
     ValueError
         Mismatched lengths, ``coords`` out of range for ``shape``, ``coords``
-        and ``data`` on different devices.
+        and ``data`` on different devices, a ``fill_value`` in range that the
+        dtype cannot hold exactly (0.1 in float16).
 
     Notes
     -----
@@ -140,10 +148,12 @@ class COO:
         data: Any,
         shape: tuple[int, ...] | None = None,
         *,
-        fill_value: Any = 0,
+        fill_value: Any = None,
         device: Device | str | None = None,
     ) -> None:
         where = "COO()"
+        if device is None and coords.__class__ is not Array and data.__class__ is Array:
+            device = data.device  # the indices go where the values are
         c = _as_array(coords, where, "coords", device)
         dev = c.device
         d = _as_array(data, where, "data", dev if data.__class__ is not Array else None)
@@ -365,8 +375,12 @@ class COO:
 
     # --- conversion -------------------------------------------------------------
     @classmethod
-    def from_dense(cls, x: Any, /, *, fill_value: Any = 0) -> COO:
+    def from_dense(cls, x: Any, /, *, fill_value: Any = None) -> COO:
         """A COO holding the elements of dense ``x`` that differ from ``fill_value``.
+
+        ``fill_value`` (by default the zero of the dtype) follows the rules of
+        :class:`COO`: a value the dtype holds exactly, else TypeError (wrong
+        kind), OverflowError (out of range) or ValueError (inexact).
 
         Examples
         --------

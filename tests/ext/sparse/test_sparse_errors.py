@@ -101,8 +101,8 @@ def test_wrong_kind_of_argument_is_a_type_error(name, arg, bad, call):
 )
 @pytest.mark.parametrize("bad", [None, "abc", {}, object(), S])
 def test_constructors_wrong_kind(call, arg, bad):
-    if (arg == "x" and bad is S) or (arg == "shape" and bad is None):
-        return  # from_dense(COO) is a copy; shape=None is inferred: by design
+    if (arg == "x" and bad is S) or (arg in ("shape", "fill_value") and bad is None):
+        return  # from_dense(COO) is a copy; None is the default shape / fill
     with pytest.raises(TypeError, match=rf"COO(\.from_dense)?\(\).*`{arg}"):
         call(bad)
 
