@@ -184,7 +184,8 @@ def asarray(
         return _wrap(data, dt, dev)
 
     if isinstance(obj, (np.ndarray, np.generic)):
-        host = obj
+        # (a NumPy scalar as a 0-d array: its astype() would give a scalar)
+        host = np.asarray(obj) if isinstance(obj, np.generic) else obj
     elif hasattr(obj, "__dlpack__") and not hasattr(obj, "__array_interface__"):
         return from_dlpack(obj, device=dev, copy=copy)
     else:
