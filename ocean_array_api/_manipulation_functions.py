@@ -86,7 +86,11 @@ def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
     Returns (common dtype, common device, native arrays, whether all shapes
     are equal).
     """
-    if arrays.__class__ is not tuple and arrays.__class__ is not list:
+    if (
+        arrays.__class__ is not tuple
+        and arrays.__class__ is not list
+        and not isinstance(arrays, (tuple, list))  # a namedtuple is a tuple
+    ):
         type_error(fn, "arrays", "a tuple or list of arrays", arrays)
     if not arrays:
         msg = f"{fn}: `arrays` must contain at least one array"
@@ -270,6 +274,8 @@ def concat(
     """
     # _arrays_arg inlined: concat is hot and small inputs pay for every call
     t = arrays.__class__
+    if t is not tuple and t is not list and isinstance(arrays, (tuple, list)):
+        arrays, t = tuple(arrays), tuple  # a namedtuple or a list subclass
     first = arrays[0] if (t is tuple or t is list) and arrays else None
     if first.__class__ is not Array:
         _arrays_arg(arrays, "concat()")  # raises the right error
