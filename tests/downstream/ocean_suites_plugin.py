@@ -30,8 +30,9 @@ scikit-learn: its tests are parametrised from
 ``sklearn.utils._testing._array_api_for_tests``.  The plugin replaces those
 three functions (in their modules and wherever they were imported by name)
 before the test modules are imported.  Ours runs under the same device names
-as array-api-strict, so test ids match: ``CPU_DEVICE`` is our default device
-(``cpu:0``) and ``device1`` our second logical CPU (``cpu:1``).
+as array-api-strict: ``CPU_DEVICE`` becomes our default device ``cpu:0`` and
+``device1`` our second logical CPU ``cpu:1`` (names that scikit-learn passes
+to the library as they are); the comparison maps the ids back.
 """
 
 from __future__ import annotations
@@ -71,17 +72,11 @@ def _rebind(original: object, replacement: object) -> None:
                 setattr(module, attr, replacement)
 
 
-def _ours_device(device_name: Any) -> Any:
-    import ocean_array_api as xp
-
-    info = xp.__array_namespace_info__()
-    if device_name is None:
-        return None
-    if device_name == "CPU_DEVICE":
-        return info.default_device()
-    if device_name == "device1":
-        return info.devices()[1]
-    return device_name
+# array-api-strict's device names in scikit-learn's parameter lists -> ours.
+# scikit-learn passes the name itself to the library too (for instance to
+# ``__array_namespace_info__().dtypes(device=...)``), so ours gets names it
+# parses; the comparison maps them back (``DEVICE_ALIASES`` in the JSON).
+DEVICE_NAMES = {"CPU_DEVICE": "cpu:0", "device1": "cpu:1"}
 
 
 def _patch_sklearn() -> None:
@@ -104,8 +99,10 @@ def _patch_sklearn() -> None:
         finally:
             inside_combos.pop()
         for namespace, device_name, dtype_name in combos:
-            if namespace == STRICT:
-                yield BACKEND, device_name, dtype_name
+            if namespace == STRICT and BACKEND == OURS:
+                yield OURS, DEVICE_NAMES.get(device_name, device_name), dtype_name
+            elif namespace == STRICT:
+                yield STRICT, device_name, dtype_name
 
     def yield_namespaces(include_numpy_namespaces=True):
         for namespace in orig_namespaces(include_numpy_namespaces):
@@ -124,7 +121,9 @@ def _patch_sklearn() -> None:
         import ocean_array_api
 
         xp = get_namespace(ocean_array_api.asarray(1))
-        return xp, _ours_device(device_name)
+        if device_name is None:
+            return xp, None
+        return xp, ocean_array_api.asarray(0, device=device_name).device
 
     for orig, new in (
         (orig_combos, yield_namespace_device_dtype_combinations),
@@ -233,7 +232,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if out:
         with open(out, "w") as f:
             json.dump(
-                {"backend": BACKEND, "exitstatus": int(exitstatus), "tests": _outcomes},
+                {
+                    "backend": BACKEND,
+                    "exitstatus": int(exitstatus),
+                    "tests": _outcomes,
+                    # test-id fragments of this run -> array-api-strict's
+                    "device_aliases": {v: k for k, v in DEVICE_NAMES.items()}
+                    if BACKEND == OURS
+                    else {},
+                },
                 f,
                 indent=1,
                 sort_keys=True,

@@ -157,10 +157,19 @@ def run_one(
     return result
 
 
+def _ids(run: dict) -> dict[str, dict]:
+    aliases = run.get("device_aliases", {})
+    out = {}
+    for test, outcome in run["tests"].items():
+        for ours, theirs in aliases.items():
+            test = test.replace(ours, theirs)
+        out[normalise(test)] = outcome
+    return out
+
+
 def compare(strict: dict, ours: dict) -> dict:
     """Per normalised test id: the counts and the regressions."""
-    s = {normalise(k): v for k, v in strict["tests"].items()}
-    o = {normalise(k): v for k, v in ours["tests"].items()}
+    s, o = _ids(strict), _ids(ours)
     # Tests that name array_api_strict themselves (not through the patched
     # backend lists) run on strict in both runs: ours deselects them.  They
     # are listed apart, not as regressions; ours' collection errors are
