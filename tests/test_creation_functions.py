@@ -86,6 +86,17 @@ def test_asarray_numpy_scalars():
     assert_matches(xp.asarray(np.bool_(True)), np.bool_(True))
 
 
+def test_asarray_numpy_scalar_with_another_dtype_is_an_array():
+    # astype() of a NumPy scalar is a scalar: the result must still hold a
+    # 0-d array, in-place operators included (SciPy's stats.mannwhitneyu).
+    p = xp.asarray(np.float64(0.25), dtype=xp.float32)
+    p *= 2
+    assert_matches(p, np.asarray(0.5, dtype=np.float32))
+    q = xp.asarray(np.int8(3), dtype=xp.int64)
+    q += 1
+    assert_matches(q, np.asarray(4, dtype=np.int64))
+
+
 def test_asarray_numpy_array_is_not_copied_by_default():
     a = np.arange(3.0)
     x = xp.asarray(a)

@@ -134,6 +134,20 @@ def test_stack(axis):
     assert_matches(res, np.stack(arrays, axis=axis))
 
 
+def test_stack_and_concat_take_tuple_and_list_subclasses():
+    # Tuple[array, ...] includes a namedtuple (SciPy stacks its result objects).
+    from collections import namedtuple
+
+    pair = namedtuple("pair", "low high")(xp.zeros(2), xp.ones(2))
+    assert_matches(xp.stack(pair), np.stack([np.zeros(2), np.ones(2)]))
+    assert_matches(xp.concat(pair), np.concatenate([np.zeros(2), np.ones(2)]))
+
+    class Arrays(list):
+        pass
+
+    assert_matches(xp.stack(Arrays([xp.ones(2)]), axis=1), np.ones((2, 1)))
+
+
 def test_stack_errors_and_promotion():
     assert (
         xp.stack([xp.ones(2, dtype=xp.int8), xp.ones(2, dtype=xp.int16)]).dtype
