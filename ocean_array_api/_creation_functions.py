@@ -478,6 +478,14 @@ def arange(
     if dt is None:
         is_int = all(v.__class__ is int for v in (start, stop, step))
         dt = _dt.DEFAULT_INT if is_int else _dt.DEFAULT_FLOAT
+    elif dt in _dt._complex_floating:
+        # The standard leaves arange's dtype open: a complex one gets the real
+        # range of its precision, as NumPy gives.
+        real = _dt.float32 if dt is _dt.complex64 else _dt.float64
+        r = arange(start, stop, step, dtype=real, device=device)
+        return _wrap(
+            r._device._ops["astype"](r._data, dt._native, False), dt, r._device
+        )
     elif dt not in _dt._real_numeric:
         if _ext.PROXY.get(dt) not in _dt._real_numeric:
             msg = f"{where}: `dtype` must be a real numeric dtype, got {dt}"
@@ -566,11 +574,20 @@ def linspace(
     dt = _dtype_arg(dtype, where)
     if dt is None:
         dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
+    elif dt in _dt._integer and not is_complex:
+        # The standard asks for a floating dtype ("should"); an integer one
+        # gets NumPy's result: the float64 values rounded towards -inf.
+        return _integer_linspace(
+            start, stop, num, dt, _device_arg(device, where), endpoint
+        )
     elif dt not in _dt._floating or (is_complex and dt not in _dt._complex_floating):
         if not dt._standard and dt in _ext.PROXY:  # an ocean_ext dtype
             dev = _device_arg(device, where)
             return _ext.linspace(start, stop, num, dt, dev, endpoint, is_complex)
-        msg = f"{where}: `dtype` must be a floating dtype (complex for complex bounds), got {dt}"
+        msg = (
+            f"{where}: `dtype` must be a floating dtype (complex for complex bounds) "
+            f"or an integer dtype, got {dt}"
+        )
         raise TypeError(msg)
     dev = _device_arg(device, where)
     return _wrap(
@@ -578,6 +595,25 @@ def linspace(
         dt,
         dev,
     )
+
+
+def _integer_linspace(
+    start: Any, stop: Any, num: int, dt: DType, dev: Device, endpoint: bool
+) -> Array:
+    """``linspace`` with an integer ``dtype``: as NumPy, the float64 values
+    rounded towards -inf; a value outside ``dt``'s range is an error."""
+    where = "linspace()"
+    if not (math.isfinite(start) and math.isfinite(stop)):
+        msg = f"{where}: `start` and `stop` must be finite for an integer dtype"
+        raise ValueError(msg)
+    f64 = _dt.float64._native
+    values = dev._ops["floor"](
+        dev._ops["linspace"](dev._index, start, stop, num, f64, endpoint)
+    )
+    if num:
+        # The values lie between start and stop: their floors bound them all.
+        _check_int_range([math.floor(start), math.floor(stop)], dt, where)
+    return _wrap(dev._ops["astype"](values, dt._native, False), dt, dev)
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:

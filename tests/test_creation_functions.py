@@ -395,8 +395,7 @@ def test_arange_with_dtype(dt):
 def test_arange_errors():
     with pytest.raises(ValueError):
         xp.arange(0, 10, 0)
-    with pytest.raises(TypeError):
-        xp.arange(5, dtype=xp.complex128)
+    # (a complex dtype is accepted: test_arange_complex_dtype_as_numpy)
     with pytest.raises(TypeError):
         xp.arange(5, dtype=xp.bool)
     with pytest.raises(TypeError):
@@ -447,8 +446,7 @@ def test_linspace_complex_and_dtypes():
 
 
 def test_linspace_errors():
-    with pytest.raises(TypeError):
-        xp.linspace(0, 1, 3, dtype=xp.int32)
+    # (an integer dtype is accepted: test_linspace_integer_dtype_as_numpy)
     with pytest.raises(TypeError):
         xp.linspace(0, 1j, 3, dtype=xp.float64)
     with pytest.raises(ValueError):
@@ -601,3 +599,42 @@ def test_asarray_refuses_to_drop_imaginary_parts(obj, dtype):
     # NumPy drops them with a ComplexWarning; astype() refuses, so must asarray().
     with pytest.raises(TypeError, match="imaginary"):
         xp.asarray(obj, dtype=dtype)
+
+
+# --- dtypes the standard leaves open: linspace integer, arange complex ------------
+@pytest.mark.parametrize(
+    "dtype", ["int8", "int16", "int32", "int64", "uint8", "uint64"]
+)
+@pytest.mark.parametrize(
+    ("start", "stop", "num", "endpoint"),
+    [(0, 10, 5, True), (0.5, 7.2, 9, True), (10, 0, 7, False), (0, 1, 0, True),
+     (3, 3, 4, True), (0, 100, 1, False)],
+)  # fmt: skip
+def test_linspace_integer_dtype_as_numpy(dtype, start, stop, num, endpoint):
+    got = xp.linspace(start, stop, num, dtype=getattr(xp, dtype), endpoint=endpoint)
+    want = np.linspace(start, stop, num, dtype=dtype, endpoint=endpoint)
+    assert got.dtype == getattr(xp, dtype)
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_linspace_integer_dtype_never_wraps():
+    # NumPy wraps -4 into uint8's 252; out-of-range values are an error here.
+    with pytest.raises(OverflowError, match=r"linspace\(\).*uint8"):
+        xp.linspace(-3.5, 7.2, 9, dtype=xp.uint8)
+    with pytest.raises(OverflowError, match=r"linspace\(\).*int8"):
+        xp.linspace(0, 300, 3, dtype=xp.int8)
+    with pytest.raises(ValueError, match=r"linspace\(\).*finite"):
+        xp.linspace(0, math.inf, 3, dtype=xp.int32)
+    with pytest.raises(TypeError, match=r"linspace\(\).*dtype"):
+        xp.linspace(0, 3j, 3, dtype=xp.int64)
+    with pytest.raises(TypeError, match=r"linspace\(\).*dtype"):
+        xp.linspace(0, 3, 3, dtype=xp.bool)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("args", [(5,), (1, 4), (0.5, 2, 0.25), (4, 0, -1), (3, 3)])
+def test_arange_complex_dtype_as_numpy(dtype, args):
+    got = xp.arange(*args, dtype=getattr(xp, dtype))
+    want = np.arange(*args, dtype=dtype)
+    assert got.dtype == getattr(xp, dtype)
+    np.testing.assert_array_equal(np.asarray(got), want)
