@@ -23,6 +23,8 @@ from ._instrument import *
 from ._instrument import __all__ as _instrument_all
 from ._modes import *
 from ._modes import __all__ as _modes_all
+from ._portability import *
+from ._portability import __all__ as _portability_all
 from ._readonly import *
 from ._readonly import __all__ as _readonly_all
 
@@ -33,6 +35,7 @@ __all__ = [
     *_index_all,
     *_instrument_all,
     *_modes_all,
+    *_portability_all,
     *_readonly_all,
 ]
 
