@@ -60,7 +60,10 @@ import ocean_array_api
 from ocean_array_api import _dtypes as _dt
 from ocean_array_api._array_object import Array, _wrap
 
-__all__ = ["PortabilityReport", "Violation", "portability_report"]
+__all__ = ["portability_report"]
+
+# PortabilityReport and Violation are documented return types, reached through
+# portability_report(); they are not separate public names (as instrument()'s).
 
 
 @dataclass(frozen=True)
