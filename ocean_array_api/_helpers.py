@@ -92,7 +92,8 @@ def normalize_axis(axis: object, ndim: int, where: str, argname: str = "axis") -
         axis = operator.index(cast("SupportsIndex", axis))
     if -ndim <= axis < ndim:  # type: ignore[operator]
         return axis + ndim if axis < 0 else axis  # type: ignore[operator,return-value]
-    msg = f"{where}: `{argname}` {axis} is out of bounds for an array of {ndim} dimension(s)"
+    # (NumPy's wording after the argument's name: downstream tests match it)
+    msg = f"{where}: `{argname}`: axis {axis} is out of bounds for array of dimension {ndim}"
     raise IndexError(msg)
 
 

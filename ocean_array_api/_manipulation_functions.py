@@ -160,8 +160,8 @@ def _broadcast(
                 dim = d
             else:
                 msg = (
-                    f"{fn}: shapes {', '.join(str(tuple(t)) for t in shapes)} do not "
-                    f"broadcast together (size {dim} against {d})"
+                    f"{fn}: shapes {', '.join(str(tuple(t)) for t in shapes)} cannot "
+                    f"be broadcast together (size {dim} against {d})"
                 )
                 raise ValueError(msg)
         out.append(dim)
