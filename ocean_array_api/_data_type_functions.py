@@ -194,8 +194,12 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
             msg = f"{where}: at least one array or dtype is required"
             raise ValueError(msg)
         # Note: ValueError, as for no argument at all and as array-api-strict
-        # raises (the standard names no type; SciPy catches this one).
-        msg = f"{where}: at least one array or dtype is required besides Python scalars"
+        # raises (the standard names no type; SciPy catches this one).  No
+        # parentheses: SciPy's tests use this text as a regular expression.
+        msg = (
+            "result_type: at least one array or dtype is required besides "
+            "Python scalars"
+        )
         raise ValueError(msg)
     res = dtypes[0]
     for d in dtypes[1:]:

@@ -70,13 +70,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         # array-api-strict does.  SciPy's.
         r"special/tests/test_logsumexp\.py::TestLogSumExp::test_dtypes_ab\[\{xp\}-"
         r"(\w+-u?int\d+|u?int\d+-\w+)\]": "SciPy special-cases array_api_strict",
-        # The test multiplies a NumPy float64 by a 0-d array for atol, then
-        # np.testing formats atol with "{:g}".  array-api-strict's arrays
-        # convert to NumPy (the product is a NumPy scalar); ours keep the
-        # product an array (our __array_ufunc__ is None, so NumPy defers to
-        # Array.__rmul__), and __format__ with a spec is not in the standard
-        # for either.  SciPy's.
-        r"integrate/tests/test_quadrature\.py::TestQMCQuad::": "NumPy scalar * array",
     },
     "sklearn": {
         # The test skips its integer-input part for "array_api_strict" and
