@@ -324,14 +324,20 @@ def _lenient(fn: Callable[..., Any], name: str, *, method: bool = False) -> Any:
             reports = get()
             if not reports:
                 raise
-            result = _retry(fn, name, method, args, kwargs, reports)
+            try:
+                result = _retry(fn, name, method, args, kwargs, reports)
+            except Exception:  # a conversion that cannot apply: the strict error
+                result = _FAILED
             if result is _FAILED:
                 raise
             return result
         if result is NotImplemented and method:
             reports = get()
             if reports:
-                retried = _retry(fn, name, method, args, kwargs, reports)
+                try:
+                    retried = _retry(fn, name, method, args, kwargs, reports)
+                except Exception:  # as above: the operator's NotImplemented
+                    retried = _FAILED
                 if retried is not _FAILED:
                     return retried
         return result
@@ -878,7 +884,8 @@ def _numpy_input_dtypes(
         return _FAILED
     samples = [np.ones((1,), dtype=bound.arguments[p].dtype._native) for p in arrays]
     try:
-        out = np.asarray(np_fn(*samples))
+        with np.errstate(all="ignore"):
+            out = np.asarray(np_fn(*samples))
     except (TypeError, ValueError):
         return _FAILED
     if base.startswith("logical_"):
