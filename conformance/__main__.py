@@ -18,19 +18,64 @@ def _parser() -> argparse.ArgumentParser:
         description="Test an array library's namespace against the Python Array API "
         "standard, differentially, with ocean_array_api as the reference.",
     )
-    p.add_argument("target", help="importable namespace module (numpy, array_api_strict, array_api_compat.torch, ...)")
-    p.add_argument("--version", default="2025.12", choices=("2023.12", "2024.12", "2025.12"), help="revision of the standard (default 2025.12)")
-    p.add_argument("--device", help="a device of the target's __array_namespace_info__().devices(), e.g. cuda:0 or cpu:1")
-    p.add_argument("--quick", action="store_true", help="10 examples per cell and one dtype per size class")
-    p.add_argument("--max-examples", type=int, metavar="N", help="Hypothesis examples per (name, feature, dtype)")
-    p.add_argument("--seed", type=int, default=0, help="seed: the same seed gives the same verdicts (default 0)")
-    p.add_argument("--only", metavar="NAME[,NAME...]", help="standard names (or prefixes: linalg, fft, Array) to test")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="parallel worker processes")
+    p.add_argument(
+        "target",
+        help="importable namespace module (numpy, array_api_strict, array_api_compat.torch, ...)",
+    )
+    p.add_argument(
+        "--version",
+        default="2025.12",
+        choices=("2023.12", "2024.12", "2025.12"),
+        help="revision of the standard (default 2025.12)",
+    )
+    p.add_argument(
+        "--device",
+        help="a device of the target's __array_namespace_info__().devices(), e.g. cuda:0 or cpu:1",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="10 examples per cell and one dtype per size class",
+    )
+    p.add_argument(
+        "--max-examples",
+        type=int,
+        metavar="N",
+        help="Hypothesis examples per (name, feature, dtype)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed: the same seed gives the same verdicts (default 0)",
+    )
+    p.add_argument(
+        "--only",
+        metavar="NAME[,NAME...]",
+        help="standard names (or prefixes: linalg, fft, Array) to test",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="parallel worker processes",
+    )
     p.add_argument("--json", metavar="PATH", help="write the JSON report")
     p.add_argument("--html", metavar="PATH", help="write a static HTML report")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
-    p.add_argument("--xfails", metavar="PATH", help="write an array-api-tests xfails file for the deviations")
-    p.add_argument("--database", default=".conformance-db", metavar="DIR", help="replay database of failing examples ('' to disable)")
+    p.add_argument(
+        "--xfails",
+        metavar="PATH",
+        help="write an array-api-tests xfails file for the deviations",
+    )
+    p.add_argument(
+        "--database",
+        default=".conformance-db",
+        metavar="DIR",
+        help="replay database of failing examples ('' to disable)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     return p
 
@@ -44,7 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ocean-conformance: cannot load the tool: {e}", file=sys.stderr)
         return 2
     if args.jobs < 1 or (args.max_examples is not None and args.max_examples < 1):
-        print("ocean-conformance: -j and --max-examples must be positive", file=sys.stderr)
+        print(
+            "ocean-conformance: -j and --max-examples must be positive", file=sys.stderr
+        )
         return 2
 
     def progress(done: int, total: int, name: str) -> None:
@@ -58,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         quick=args.quick,
         max_examples=args.max_examples,
         seed=args.seed,
-        only=tuple(n.strip() for n in args.only.split(",") if n.strip()) if args.only else (),
+        only=tuple(n.strip() for n in args.only.split(",") if n.strip())
+        if args.only
+        else (),
         jobs=args.jobs,
         database=args.database or None,
         progress=None if args.quiet or not sys.stderr.isatty() else progress,

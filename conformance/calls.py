@@ -111,7 +111,9 @@ class Namespace:
         except Exception:
             pass
         dtype = getattr(xp, str(src.dtype))
-        return xp.asarray(host.tolist() if host.ndim else host.item(), dtype=dtype, **kw)
+        return xp.asarray(
+            host.tolist() if host.ndim else host.item(), dtype=dtype, **kw
+        )
 
     def value(self, v: Any) -> Any:
         if isinstance(v, Arr):
@@ -156,7 +158,8 @@ def to_numpy(x: Any) -> np.ndarray:
     for name in ("get", "numpy", "cpu"):
         if hasattr(x, name):
             return np.asarray(getattr(x, name)())
-    raise TypeError(f"cannot read the values of {type(x).__name__} on the host")
+    msg = f"cannot read the values of {type(x).__name__} on the host"
+    raise TypeError(msg)
 
 
 # --- repros ------------------------------------------------------------------
@@ -210,7 +213,9 @@ def _expr(v: Any, xp: str, names: dict[int, str], device: bool) -> str:
     return _lit(v)
 
 
-def render_repro(call: Call, module_name: str, expected: str, device_label: str = "") -> str:
+def render_repro(
+    call: Call, module_name: str, expected: str, device_label: str = ""
+) -> str:
     """Render a call as at most five lines of plain Python against the target.
 
     Parameters

@@ -45,10 +45,15 @@ class Finding:
 
     kind: str
     message: str
+    index: tuple | None = None  # the first bad element of an array result
 
 
 def _is_array(x: Any) -> bool:
-    return hasattr(x, "shape") and hasattr(x, "dtype") and hasattr(x, "__array_namespace__")
+    return (
+        hasattr(x, "shape")
+        and hasattr(x, "dtype")
+        and hasattr(x, "__array_namespace__")
+    )
 
 
 def describe(x: Any, limit: int = 200) -> str:
@@ -83,16 +88,23 @@ _REAL = {"complex64": "float32", "complex128": "float64"}
 
 
 def _real_close(
-    ref: np.ndarray, got: np.ndarray, dtype: str, tol: tuple, signed_zero: bool, scale: float
+    ref: np.ndarray,
+    got: np.ndarray,
+    dtype: str,
+    tol: tuple,
+    signed_zero: bool,
+    scale: float,
 ) -> np.ndarray:
     """Elementwise 'close' mask for real floating arrays of ``dtype``."""
     ref = ref.astype(np.float64)
     got = got.astype(np.float64)
     both_nan = np.isnan(ref) & np.isnan(got)
     same = (ref == got) | both_nan
+    # -0.0 vs +0.0 (when the sign of zero matters): wrong at any tolerance
+    bad_zero = np.zeros(ref.shape, dtype=bool)
     if signed_zero:
-        zero = (ref == 0) & (got == 0)
-        same &= ~zero | (np.signbit(ref) == np.signbit(got))
+        bad_zero = (ref == 0) & (got == 0) & (np.signbit(ref) != np.signbit(got))
+        same &= ~bad_zero
     if tol[0] == "exact":
         return same
     finite = np.isfinite(ref) & np.isfinite(got)
@@ -107,7 +119,7 @@ def _real_close(
     else:  # ("rel", k): k * eps relative to the element and the array's scale
         eps = _EPS[dtype]
         ok = diff <= tol[1] * eps * (np.abs(ref) + scale)
-    return same | (finite & ok)
+    return (same | (finite & ok)) & ~bad_zero
 
 
 def values_close(
@@ -216,11 +228,16 @@ def check_array(
     got_dt = _dtype_name(got, target)
     if got_dt != ref_dt:
         out.append(
-            Finding("dtype", f"result dtype is {got_dt or got.dtype}, expected {ref_dt}{at}")
+            Finding(
+                "dtype", f"result dtype is {got_dt or got.dtype}, expected {ref_dt}{at}"
+            )
         )
     if tuple(got.shape) != tuple(ref.shape):
         out.append(
-            Finding("shape", f"result shape is {tuple(got.shape)}, expected {tuple(ref.shape)}{at}")
+            Finding(
+                "shape",
+                f"result shape is {tuple(got.shape)}, expected {tuple(ref.shape)}{at}",
+            )
         )
         return out
     if device is not None:
@@ -229,7 +246,11 @@ def check_array(
         except Exception:
             same_dev = False
         if not same_dev:
-            out.append(Finding("device", f"result is on {got.device!r}, expected {device!r}{at}"))
+            out.append(
+                Finding(
+                    "device", f"result is on {got.device!r}, expected {device!r}{at}"
+                )
+            )
     if not opts.check_values:
         return out
     try:
@@ -245,39 +266,64 @@ def check_array(
         r = format_values(ref_np[idx]) if ref_np.ndim else format_values(ref_np)
         g = format_values(got_np[idx]) if got_np.ndim else format_values(got_np)
         out.append(
-            Finding(opts.value_kind, f"value at index {tuple(map(int, idx))} is {g}, expected {r}{at}")
+            Finding(
+                opts.value_kind,
+                f"value at index {tuple(map(int, idx))} is {g}, expected {r}{at}",
+                tuple(map(int, idx)),
+            )
         )
     return out
 
 
-def check_result(ref: Any, got: Any, target: Any, device: Any, opts: Options) -> list[Finding]:
+def check_result(
+    ref: Any, got: Any, target: Any, device: Any, opts: Options
+) -> list[Finding]:
     """Compare a whole result: an array, a tuple or list of arrays, or a scalar."""
     if _is_array(ref):
         return check_array(ref, got, target, device, opts)
     if isinstance(ref, (tuple, list)):
         if not isinstance(got, (tuple, list)) or len(got) != len(ref):
-            return [Finding("value", f"returned {describe(got)}, expected {len(ref)} outputs")]
+            return [
+                Finding(
+                    "value", f"returned {describe(got)}, expected {len(ref)} outputs"
+                )
+            ]
         out: list[Finding] = []
         for i, (r, g) in enumerate(zip(ref, got, strict=True)):
-            out += check_result(r, g, target, device, opts) if not _is_array(r) else check_array(
-                r, g, target, device, opts, where=str(i)
+            out += (
+                check_result(r, g, target, device, opts)
+                if not _is_array(r)
+                else check_array(r, g, target, device, opts, where=str(i))
             )
         return out
     # Python scalars (bool(x), int(x), ...), dtypes, ...
     if isinstance(ref, (bool, int, float, complex)):
         if type(got) is not type(ref):
-            return [Finding("dtype", f"returned {type(got).__name__}, expected {type(ref).__name__}")]
+            return [
+                Finding(
+                    "dtype",
+                    f"returned {type(got).__name__}, expected {type(ref).__name__}",
+                )
+            ]
         same = got == ref or (
             isinstance(ref, float) and math.isnan(ref) and math.isnan(got)
         )
-        return [] if same else [Finding(opts.value_kind, f"returned {got!r}, expected {ref!r}")]
+        return (
+            []
+            if same
+            else [Finding(opts.value_kind, f"returned {got!r}, expected {ref!r}")]
+        )
     return []
 
 
-def check_mutation(before: list[tuple[int, np.ndarray]], after: list[np.ndarray]) -> list[Finding]:
+def check_mutation(
+    before: list[tuple[int, np.ndarray]], after: list[np.ndarray]
+) -> list[Finding]:
     """Inputs must be unchanged by the call (positions listed in ``before``)."""
     for (pos, b), a in zip(before, after, strict=True):
-        if b.shape != a.shape or not np.array_equal(b, a, equal_nan=b.dtype.kind in "fc"):
+        if b.shape != a.shape or not np.array_equal(
+            b, a, equal_nan=b.dtype.kind in "fc"
+        ):
             return [Finding("mutation", f"input {pos} was modified by the call")]
     return []
 
@@ -304,7 +350,11 @@ def check_signature(fn: Any, params: list[list]) -> tuple[str, list[Finding]]:
     has_varkw = any(p.kind == P.VAR_KEYWORD for p in got.values())
     # A positional-only parameter may have any name: map the target's
     # positional parameters onto the standard's by position.
-    tpos = [q.name for q in got.values() if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    tpos = [
+        q.name
+        for q in got.values()
+        if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+    ]
     alias: dict[str, str] = {}
     for i, (name, kind, _d) in enumerate(params):
         if kind == "positional-only" and name not in got and i < len(tpos):
@@ -317,7 +367,9 @@ def check_signature(fn: Any, params: list[list]) -> tuple[str, list[Finding]]:
         p = got.get(name)
         if p is None:
             positional = [
-                q for q in got.values() if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+                q
+                for q in got.values()
+                if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
             ]
             if kind == "positional-only" and (has_varargs or positional):
                 continue  # named differently, still positional
@@ -325,17 +377,34 @@ def check_signature(fn: Any, params: list[list]) -> tuple[str, list[Finding]]:
                 continue
             findings.append(Finding("signature", f"missing parameter {name!r}"))
             continue
-        if kind == "positional-only" and p.kind not in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
-            findings.append(Finding("signature", f"{name!r} cannot be passed positionally"))
-        if kind == "keyword-only" and p.kind not in (P.KEYWORD_ONLY, P.POSITIONAL_OR_KEYWORD):
-            findings.append(Finding("signature", f"{name!r} cannot be passed by keyword"))
+        if kind == "positional-only" and p.kind not in (
+            P.POSITIONAL_ONLY,
+            P.POSITIONAL_OR_KEYWORD,
+        ):
+            findings.append(
+                Finding("signature", f"{name!r} cannot be passed positionally")
+            )
+        if kind == "keyword-only" and p.kind not in (
+            P.KEYWORD_ONLY,
+            P.POSITIONAL_OR_KEYWORD,
+        ):
+            findings.append(
+                Finding("signature", f"{name!r} cannot be passed by keyword")
+            )
         if kind == "positional-or-keyword" and p.kind != P.POSITIONAL_OR_KEYWORD:
             findings.append(
-                Finding("signature", f"{name!r} must be positional-or-keyword, is {p.kind.description}")
+                Finding(
+                    "signature",
+                    f"{name!r} must be positional-or-keyword, is {p.kind.description}",
+                )
             )
     spec_names = {n for n, _, _ in params}
     for name, p in got.items():
-        if name in spec_names or name in alias or p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD):
+        if (
+            name in spec_names
+            or name in alias
+            or p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+        ):
             continue
         if p.default is P.empty and p.kind != P.POSITIONAL_ONLY:
             findings.append(Finding("signature", f"extra required parameter {name!r}"))

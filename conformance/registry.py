@@ -28,7 +28,8 @@ _SPEC = Path(__file__).resolve().parent / "_spec"
 def spec_names(version: str) -> dict[str, dict]:
     """Return the standard's names for ``version``: ``{name: {"kind", "params"}}``."""
     if version not in VERSIONS:
-        raise ValueError(f"unknown version {version!r}; expected one of {VERSIONS}")
+        msg = f"unknown version {version!r}; expected one of {VERSIONS}"
+        raise ValueError(msg)
     return json.loads((_SPEC / f"names_{version}.json").read_text())
 
 
@@ -59,6 +60,15 @@ class Feature:
     scale_from : callable, optional
         ``scale_from(call) -> float``: the magnitude ``("rel", k)`` tolerances
         are measured against (sums, norms).
+    elementwise : bool
+        Results are elementwise: a deviation is reduced to the one failing
+        element before it is rendered as a repro.
+    explicit : callable, optional
+        ``explicit(ctx, dtype) -> list[Call]``: calls run before any drawn one
+        (the grid of special values of the special-case features).
+    table : callable, optional
+        ``table(ctx) -> list[Call]``: a deterministic table of calls run instead
+        of drawing (the promotion table of binary functions).
     """
 
     name: str
@@ -69,6 +79,9 @@ class Feature:
     expect_raise: bool = False
     versions: tuple[str, ...] = VERSIONS
     scale_from: Callable | None = None
+    elementwise: bool = False  # a failing element can be isolated for the repro
+    explicit: Callable | None = None  # explicit(ctx, dtype) -> list[Call], run first
+    table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
 
 
 @dataclass

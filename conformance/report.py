@@ -56,14 +56,17 @@ def summary(records: list[Record], opts: Options, seconds: float) -> str:
         + ", ".join(f"{counts[v]} {v}" for v in _ORDER if counts[v]),
     ]
     if kinds:
-        lines.append("deviations by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
-        shown = 0
-        for r in _deviations(records):
-            if shown >= 15:
-                lines.append(f"... {len(_deviations(records)) - shown} more (see --json/--html/--markdown)")
-                break
-            lines.append(f"  {r.name} [{r.feature}, {r.dtype}] {r.kind or r.verdict}: {r.message[:120]}")
-            shown += 1
+        lines.append(
+            "deviations by kind: "
+            + ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+        )
+        devs = _deviations(records)
+        for r in devs[:15]:
+            lines.append(
+                f"  {r.name} [{r.feature}, {r.dtype}] {r.kind or r.verdict}: {r.message[:120]}"
+            )
+        if len(devs) > 15:
+            lines.append(f"... {len(devs) - 15} more (see --json/--html/--markdown)")
     return "\n".join(lines)
 
 
@@ -78,9 +81,18 @@ def to_json(records: list[Record], opts: Options, seconds: float) -> dict[str, A
     verdicts = name_verdicts(records)
     functions: dict[str, Any] = {}
     for r in records:
-        f = functions.setdefault(r.name, {"verdict": verdicts[r.name], "deviations": [], "checks": []})
+        f = functions.setdefault(
+            r.name, {"verdict": verdicts[r.name], "deviations": [], "checks": []}
+        )
         f["checks"].append(
-            {"feature": r.feature, "dtype": r.dtype, "device": r.device, "verdict": r.verdict, "message": r.message, "examples": r.examples}
+            {
+                "feature": r.feature,
+                "dtype": r.dtype,
+                "device": r.device,
+                "verdict": r.verdict,
+                "message": r.message,
+                "examples": r.examples,
+            }
         )
         if r.verdict in ("deviates", "crashes", "missing"):
             f["deviations"].append(
@@ -110,10 +122,16 @@ def to_json(records: list[Record], opts: Options, seconds: float) -> dict[str, A
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": platform.python_version(),
         "results": {
-            name: ("pass" if v == "conforms" else "skip" if v == "untestable" else "fail")
+            name: (
+                "pass" if v == "conforms" else "skip" if v == "untestable" else "fail"
+            )
             for name, v in verdicts.items()
         },
-        "summary": {"pass": counts["conforms"], "fail": counts["deviates"] + counts["crashes"] + counts["missing"], "skip": counts["untestable"]},
+        "summary": {
+            "pass": counts["conforms"],
+            "fail": counts["deviates"] + counts["crashes"] + counts["missing"],
+            "skip": counts["untestable"],
+        },
     }
     return {
         "target": opts.target,
@@ -132,7 +150,10 @@ def to_json(records: list[Record], opts: Options, seconds: float) -> dict[str, A
 def to_markdown(records: list[Record], opts: Options, seconds: float) -> str:
     """A Markdown report: a table of names, then every deviation with its repro."""
     verdicts = name_verdicts(records)
-    out = [f"# Conformance of `{opts.target}` to the Array API standard {opts.version}", ""]
+    out = [
+        f"# Conformance of `{opts.target}` to the Array API standard {opts.version}",
+        "",
+    ]
     out.append(summary(records, opts, seconds).split("\n")[1])
     out += ["", "| name | verdict | deviations |", "|---|---|---|"]
     devs = defaultdict(list)
@@ -144,13 +165,27 @@ def to_markdown(records: list[Record], opts: Options, seconds: float) -> str:
     for name, rs in devs.items():
         out += ["", f"## `{name}`", ""]
         for r in rs:
-            out.append(f"- **{r.kind or r.verdict}** ({r.feature}, {r.dtype}, {r.device}): {r.message}")
+            out.append(
+                f"- **{r.kind or r.verdict}** ({r.feature}, {r.dtype}, {r.device}): {r.message}"
+            )
             if r.repro:
-                out += ["", "  ```python", *("  " + line for line in r.repro.splitlines()), "  ```", ""]
+                out += [
+                    "",
+                    "  ```python",
+                    *("  " + line for line in r.repro.splitlines()),
+                    "  ```",
+                    "",
+                ]
     return "\n".join(out) + "\n"
 
 
-_COLOURS = {"conforms": "#c8e6c9", "deviates": "#ffcdd2", "crashes": "#ffab91", "missing": "#e0e0e0", "untestable": "#fff9c4"}
+_COLOURS = {
+    "conforms": "#c8e6c9",
+    "deviates": "#ffcdd2",
+    "crashes": "#ffab91",
+    "missing": "#e0e0e0",
+    "untestable": "#fff9c4",
+}
 
 
 def to_html(records: list[Record], opts: Options, seconds: float) -> str:

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
+from hypothesis import HealthCheck, Phase, Verbosity, example, given, reject, settings
 from hypothesis import seed as hseed
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 from hypothesis.extra.array_api import make_strategies_namespace
 
-from .calls import DEV, Arr, Call, Namespace, render_repro, to_numpy
+from .calls import Arr, Call, Namespace, render_repro, to_numpy
 from .checks import Finding, check_mutation, check_result, check_signature, describe
 from .families import KINDS, dtypes_of
 from .registry import Entry, build_registry
@@ -114,15 +114,19 @@ def _find_device(module: Any, label: str) -> Any:
     try:
         devices = list(module.__array_namespace_info__().devices())
     except Exception as e:
-        raise TargetError(f"cannot list the devices of {module.__name__}: {e}") from None
+        msg = f"cannot list the devices of {module.__name__}: {e}"
+        raise TargetError(msg) from None
     for d in devices:
         names = {str(d), repr(d)}
         if str(d) in ("cpu", "CPU") or getattr(d, "platform", None) == "cpu":
             names |= {"cpu", "cpu:0"}
-        if label in names or label.replace(":", "") in {n.replace(":", "") for n in names}:
+        if label in names or label.replace(":", "") in {
+            n.replace(":", "") for n in names
+        }:
             return d
     shown = ", ".join(str(d) for d in devices)
-    raise TargetError(f"unknown device {label!r} for {module.__name__}; it has: {shown}")
+    msg = f"unknown device {label!r} for {module.__name__}; it has: {shown}"
+    raise TargetError(msg)
 
 
 def make_context(opts: Options) -> Ctx:
@@ -131,14 +135,23 @@ def make_context(opts: Options) -> Ctx:
     try:
         target = importlib.import_module(opts.target)
     except Exception as e:
-        raise TargetError(f"cannot import {opts.target!r}: {type(e).__name__}: {e}") from None
+        msg = f"cannot import {opts.target!r}: {type(e).__name__}: {e}"
+        raise TargetError(msg) from None
     device = _find_device(target, opts.device) if opts.device else None
     try:
-        expected = device if device is not None else target.__array_namespace_info__().default_device()
+        expected = (
+            device
+            if device is not None
+            else target.__array_namespace_info__().default_device()
+        )
     except Exception:
         expected = None
     try:
-        tdt = set(target.__array_namespace_info__().dtypes(**({"device": device} if device is not None else {})))
+        tdt = set(
+            target.__array_namespace_info__().dtypes(
+                **({"device": device} if device is not None else {})
+            )
+        )
     except Exception:
         tdt = {n for n in KINDS["any"] if hasattr(target, n)}
     return Ctx(
@@ -168,7 +181,17 @@ class _Deviation(AssertionError):
 
 _DEVIATION_CLASSES = {
     k: type(f"Deviation_{k.replace('-', '_')}", (_Deviation,), {})
-    for k in ("signature", "dtype", "shape", "value", "special-case", "exception", "device", "mutation", "crash")
+    for k in (
+        "signature",
+        "dtype",
+        "shape",
+        "value",
+        "special-case",
+        "exception",
+        "device",
+        "mutation",
+        "crash",
+    )
 }
 
 
@@ -187,7 +210,11 @@ def _host_inputs(call: Call, args: list) -> list[tuple[int, np.ndarray]]:
         if isinstance(rec, Arr):
             out.append((i, to_numpy(val).copy()))
         elif isinstance(rec, list):
-            out += [(i, to_numpy(v).copy()) for r, v in zip(rec, val, strict=True) if isinstance(r, Arr)]
+            out += [
+                (i, to_numpy(v).copy())
+                for r, v in zip(rec, val, strict=True)
+                if isinstance(r, Arr)
+            ]
     return out
 
 
@@ -206,7 +233,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
         tfn, targs, tkw, tall = _invoke(ctx.tgt, call)
         before = _host_inputs(call, tall)
     except Exception as e:
-        raise _Untestable(f"could not put the inputs on the target: {type(e).__name__}: {e}") from None
+        msg = f"could not put the inputs on the target: {type(e).__name__}: {e}"
+        raise _Untestable(msg) from None
     findings: list[Finding] = []
     try:
         tgt_out = tfn(*targs, **tkw)
@@ -215,26 +243,36 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
         tgt_out, tgt_exc = None, e
     if feature.expect_raise:
         if tgt_exc is None:
-            findings.append(Finding("exception", f"returned {describe(tgt_out, 80)} instead of raising"))
+            findings.append(
+                Finding(
+                    "exception", f"returned {describe(tgt_out, 80)} instead of raising"
+                )
+            )
     elif isinstance(tgt_exc, TypeError) and "unexpected keyword" in str(tgt_exc):
         findings.append(Finding("signature", f"raised TypeError: {str(tgt_exc)[:160]}"))
     elif tgt_exc is not None:
-        findings.append(Finding("crash", f"raised {type(tgt_exc).__name__}: {str(tgt_exc)[:160]}"))
+        findings.append(
+            Finding("crash", f"raised {type(tgt_exc).__name__}: {str(tgt_exc)[:160]}")
+        )
     else:
         if feature.compare is not None:
             findings += feature.compare(ref_out, tgt_out, call, ctx)
         else:
             opts = feature.opts
             if feature.scale_from is not None:
-                opts = type(opts)(**{**opts.__dict__, "scale": feature.scale_from(call)})
-            findings += check_result(ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts)
+                opts = type(opts)(
+                    **{**opts.__dict__, "scale": feature.scale_from(call)}
+                )
+            findings += check_result(
+                ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts
+            )
         keep = [(i, b) for i, b in before if i not in call.mutates]
         try:
-            after = _host_inputs(call, tall)
-            after_kept = [a for (i, _), a in zip(before, after, strict=True) if i not in call.mutates]
-            findings += check_mutation(keep, after_kept)
-        except Exception:
-            pass
+            after = [a for i, a in _host_inputs(call, tall) if i not in call.mutates]
+        except Exception as e:
+            msg = f"could not read the inputs back: {type(e).__name__}: {e}"
+            raise _Untestable(msg) from None
+        findings += check_mutation(keep, after)
     if findings:
         raise _DEVIATION_CLASSES[findings[0].kind](call, findings, expected)
 
@@ -277,12 +315,20 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     dev = ctx.device_label or "default"
     rec = Record(entry.name, feature.name, label, dev, "conforms")
     if label not in ("-", "mixed") and label not in ctx.target_dtypes:
-        rec.verdict, rec.message = "untestable", f"the target has no {label} on this device"
+        rec.verdict, rec.message = (
+            "untestable",
+            f"the target has no {label} on this device",
+        )
         return rec
+    if feature.table is not None:
+        return _run_table(entry, feature, ctx, rec)
     try:
         strategy = feature.build(ctx, arg)
     except Exception as e:
-        rec.verdict, rec.message = "untestable", f"tool error building inputs: {type(e).__name__}: {e}"
+        rec.verdict, rec.message = (
+            "untestable",
+            f"tool error building inputs: {type(e).__name__}: {e}",
+        )
         return rec
     count = [0]
 
@@ -293,6 +339,9 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
             execute(entry, feature, call, ctx)
 
     test = given(strategy)(body)
+    if feature.explicit is not None:
+        for call in feature.explicit(ctx, arg):
+            test = example(call)(test)
     key = f"{ctx.target_name}|{ctx.version}|{dev}|{entry.name}|{feature.name}|{label}"
     test._hypothesis_internal_add_digest = key.encode()  # type: ignore[attr-defined]
     test = settings(
@@ -309,6 +358,8 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     try:
         test()
     except _Deviation as d:
+        if feature.elementwise:
+            d = _reduce(entry, feature, d, ctx)
         f = d.findings[0]
         rec.verdict = "crashes" if f.kind == "crash" else "deviates"
         rec.kind = f.kind
@@ -318,7 +369,10 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     except _Untestable as e:
         rec.verdict, rec.message = "untestable", str(e)
     except (Unsatisfiable, FailedHealthCheck) as e:
-        rec.verdict, rec.message = "untestable", f"no valid input drawn: {type(e).__name__}"
+        rec.verdict, rec.message = (
+            "untestable",
+            f"no valid input drawn: {type(e).__name__}",
+        )
     except Exception as e:  # a bug of the tool, reported, never a pass
         rec.verdict = "untestable"
         rec.message = f"tool error: {type(e).__name__}: {str(e)[:200]}"
@@ -326,11 +380,81 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     return rec
 
 
+def _reduce(entry: Entry, feature: Any, dev: _Deviation, ctx: Ctx) -> _Deviation:
+    """Isolate the first failing element of an elementwise deviation.
+
+    Every array argument is broadcast to the result's shape and replaced by the
+    one element at the failing index; if that smaller call still deviates, it
+    becomes the counter-example.
+    """
+    idx = dev.findings[0].index
+    if idx is None:
+        return dev
+    call = dev.call
+    arrays = [a for a in call.args if isinstance(a, Arr)]
+    try:
+        shape = np.broadcast_shapes(*(tuple(a.value.shape) for a in arrays))
+        ref = ctx.refmod
+        args = []
+        for a in call.args:
+            if isinstance(a, Arr):
+                v = np.broadcast_to(a.numpy(), shape)[idx]
+                args.append(
+                    Arr(ref.asarray(np.asarray([v]), dtype=a.value.dtype), a.name)
+                )
+            else:
+                args.append(a)
+        small = Call(call.name, tuple(args), dict(call.kwargs), call.mutates)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            execute(entry, feature, small, ctx)
+    except _Deviation as d2:
+        return d2
+    except Exception:
+        return dev
+    return dev
+
+
+def _run_table(entry: Entry, feature: Any, ctx: Ctx, rec: Record) -> Record:
+    """Run a deterministic table of calls (no drawing); report the first failure."""
+    failures: list[_Deviation] = []
+    calls = feature.table(ctx)
+    for call in calls:
+        dts = [a.dtype_name for a in call.arrays()]
+        if any(d not in ctx.target_dtypes for d in dts):
+            continue
+        rec.examples += 1
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                execute(entry, feature, call, ctx)
+        except _Deviation as d:
+            failures.append(d)
+        except Exception:
+            continue
+    if failures:
+        d = failures[0]
+        f = d.findings[0]
+        rec.verdict = "crashes" if f.kind == "crash" else "deviates"
+        rec.kind = f.kind
+        rec.dtype = ",".join(a.dtype_name for a in d.call.arrays())
+        rec.message = f"{f.message} ({len(failures)} of {rec.examples} dtype pairs)"
+        rec.expected = d.expected
+        rec.repro = render_repro(d.call, ctx.target_name, d.expected, ctx.device_label)
+    return rec
+
+
 # --- presence, signature, constants --------------------------------------------------------
 
 
 def _target_array(ctx: Ctx) -> Any:
-    return ctx.tgt.array(Arr(ctx.ref.module.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ctx.ref.module.float32)))
+    return ctx.tgt.array(
+        Arr(
+            ctx.ref.module.asarray(
+                [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ctx.ref.module.float32
+            )
+        )
+    )
 
 
 CONSTANTS = {"e": math.e, "pi": math.pi, "inf": math.inf, "nan": math.nan}
@@ -342,7 +466,9 @@ def check_static(entry: Entry, ctx: Ctx) -> list[Record]:
     t = ctx.tgt.module
 
     def rec(feature, verdict, kind=None, message="", repro=None, expected=None):
-        return Record(entry.name, feature, "-", dev, verdict, kind, message, repro, expected)
+        return Record(
+            entry.name, feature, "-", dev, verdict, kind, message, repro, expected
+        )
 
     name = entry.name
     try:
@@ -356,32 +482,97 @@ def check_static(entry: Entry, ctx: Ctx) -> list[Record]:
     except AttributeError:
         return [rec("presence", "missing", message=f"{name} is not defined")]
     except Exception as e:
-        return [rec("presence", "crashes", "crash", f"looking {name} up raised {type(e).__name__}: {e}")]
+        return [
+            rec(
+                "presence",
+                "crashes",
+                "crash",
+                f"looking {name} up raised {type(e).__name__}: {e}",
+            )
+        ]
     out = [rec("presence", "conforms")]
     if entry.params is not None:
         status, findings = check_signature(obj, entry.params)
         if status != "checked":
             out.append(rec("signature", "untestable", message=status.split(": ", 1)[1]))
         elif findings:
-            out.append(rec("signature", "deviates", "signature", "; ".join(f.message for f in findings)))
+            out.append(
+                rec(
+                    "signature",
+                    "deviates",
+                    "signature",
+                    "; ".join(f.message for f in findings),
+                )
+            )
         else:
             out.append(rec("signature", "conforms"))
     # values that need no drawing
     imp = f"import {ctx.target_name} as xp"
     if name in CONSTANTS:
         want = CONSTANTS[name]
-        ok = isinstance(obj, float) and (obj == want or (math.isnan(want) and math.isnan(obj)))
-        out.append(rec("value", "conforms") if ok else rec("value", "deviates", "value", f"{name} is {obj!r}", f"{imp}\nprint(xp.{name})\n# expected: {want!r}", repr(want)))
+        ok = isinstance(obj, float) and (
+            obj == want or (math.isnan(want) and math.isnan(obj))
+        )
+        out.append(
+            rec("value", "conforms")
+            if ok
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f"{name} is {obj!r}",
+                f"{imp}\nprint(xp.{name})\n# expected: {want!r}",
+                repr(want),
+            )
+        )
     elif name == "newaxis":
-        out.append(rec("value", "conforms") if obj is None else rec("value", "deviates", "value", f"newaxis is {obj!r}", f"{imp}\nprint(xp.newaxis)\n# expected: None", "None"))
+        out.append(
+            rec("value", "conforms")
+            if obj is None
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f"newaxis is {obj!r}",
+                f"{imp}\nprint(xp.newaxis)\n# expected: None",
+                "None",
+            )
+        )
     elif name == "__array_api_version__":
         ok = obj == ctx.version
-        out.append(rec("value", "conforms") if ok else rec("value", "deviates", "value", f"reports {obj!r}, tested against {ctx.version}", f"{imp}\nprint(xp.__array_api_version__)\n# expected: {ctx.version!r}", repr(ctx.version)))
+        out.append(
+            rec("value", "conforms")
+            if ok
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f"reports {obj!r}, tested against {ctx.version}",
+                f"{imp}\nprint(xp.__array_api_version__)\n# expected: {ctx.version!r}",
+                repr(ctx.version),
+            )
+        )
     elif entry.kind == "dtype":
         others = [getattr(t, d, None) for d in KINDS["any"] if d != name]
-        ok = obj == getattr(t, name) and not any(obj == o for o in others if o is not None)
-        out.append(rec("value", "conforms") if ok else rec("value", "deviates", "value", f"{name} compares equal to another dtype"))
-    elif name in ("Array.shape", "Array.ndim", "Array.size", "Array.dtype", "Array.device", "Array.T", "Array.mT"):
+        ok = obj == getattr(t, name) and not any(
+            obj == o for o in others if o is not None
+        )
+        out.append(
+            rec("value", "conforms")
+            if ok
+            else rec(
+                "value", "deviates", "value", f"{name} compares equal to another dtype"
+            )
+        )
+    elif name in (
+        "Array.shape",
+        "Array.ndim",
+        "Array.size",
+        "Array.dtype",
+        "Array.device",
+        "Array.T",
+        "Array.mT",
+    ):
         out.append(_attribute(entry, obj, ctx, rec))
     elif name.startswith("info."):
         out.append(_info(entry, obj, ctx, rec))
@@ -395,40 +586,90 @@ def _attribute(entry, obj, ctx, rec):
     want = {"shape": (2, 3), "ndim": 2, "size": 6}
     if attr in want:
         ok = tuple(obj) == want[attr] if attr == "shape" else obj == want[attr]
-        return rec("value", "conforms") if ok else rec("value", "deviates", "value", f".{attr} is {obj!r}, expected {want[attr]!r}")
+        return (
+            rec("value", "conforms")
+            if ok
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f".{attr} is {obj!r}, expected {want[attr]!r}",
+            )
+        )
     if attr == "dtype":
-        return rec("value", "conforms") if obj == ctx.tgt.module.float32 else rec("value", "deviates", "dtype", f".dtype is {obj!r}")
+        return (
+            rec("value", "conforms")
+            if obj == ctx.tgt.module.float32
+            else rec("value", "deviates", "dtype", f".dtype is {obj!r}")
+        )
     if attr == "device":
         if ctx.expected_device is None:
-            return rec("value", "untestable", message="the target has no default device to compare with")
-        return rec("value", "conforms") if obj == ctx.expected_device else rec("value", "deviates", "device", f".device is {obj!r}, expected {ctx.expected_device!r}")
+            return rec(
+                "value",
+                "untestable",
+                message="the target has no default device to compare with",
+            )
+        return (
+            rec("value", "conforms")
+            if obj == ctx.expected_device
+            else rec(
+                "value",
+                "deviates",
+                "device",
+                f".device is {obj!r}, expected {ctx.expected_device!r}",
+            )
+        )
     host = to_numpy(obj)
     ok = host.shape == (3, 2) and np.array_equal(host, [[1, 4], [2, 5], [3, 6]])
-    return rec("value", "conforms") if ok else rec("value", "deviates", "value", f".{attr} is {host.tolist()}")
+    return (
+        rec("value", "conforms")
+        if ok
+        else rec("value", "deviates", "value", f".{attr} is {host.tolist()}")
+    )
 
 
 def _info(entry, obj, ctx, rec):
     what = entry.name.split(".", 1)[1]
     try:
-        res = obj(device=ctx.tgt.device) if what in ("dtypes", "default_dtypes") and ctx.tgt.device is not None else obj()
+        res = (
+            obj(device=ctx.tgt.device)
+            if what in ("dtypes", "default_dtypes") and ctx.tgt.device is not None
+            else obj()
+        )
     except Exception as e:
         return rec("value", "crashes", "crash", f"raised {type(e).__name__}: {e}")
     t = ctx.tgt.module
     if what == "devices":
-        ok = isinstance(res, (list, tuple)) and len(res) > 0 and (ctx.expected_device is None or ctx.expected_device in res)
+        ok = (
+            isinstance(res, (list, tuple))
+            and len(res) > 0
+            and (ctx.expected_device is None or ctx.expected_device in res)
+        )
     elif what == "default_device":
         ok = res is not None
     elif what == "default_dtypes":
         keys = {"real floating", "complex floating", "integral", "indexing"}
-        ok = isinstance(res, dict) and set(res) == keys and all(v in [getattr(t, d) for d in KINDS["any"]] for v in res.values())
+        ok = (
+            isinstance(res, dict)
+            and set(res) == keys
+            and all(v in [getattr(t, d) for d in KINDS["any"]] for v in res.values())
+        )
     elif what == "dtypes":
-        ok = isinstance(res, dict) and set(res) <= set(KINDS["any"]) and all(v == getattr(t, k) for k, v in res.items())
+        ok = (
+            isinstance(res, dict)
+            and set(res) <= set(KINDS["any"])
+            and all(v == getattr(t, k) for k, v in res.items())
+        )
     else:  # capabilities
         keys = {"boolean indexing", "data-dependent shapes"}
         if ctx.version != "2023.12":
             keys.add("max dimensions")
         ok = isinstance(res, dict) and keys <= set(res)
-    return rec("value", "conforms") if ok else rec("value", "deviates", "value", f"{what}() returned {res!r}")
+    return (
+        rec("value", "conforms")
+        if ok
+        else rec("value", "deviates", "value", f"{what}() returned {res!r}")
+    )
 
 
 # --- the whole run ---------------------------------------------------------------------------
@@ -445,7 +686,17 @@ def run_entries(names: list[str], opts: Options) -> list[Record]:
         static = check_static(entry, ctx)
         out += static
         if static[0].verdict != "conforms":
-            out += [Record(name, f.name, "-", static[0].device, static[0].verdict, message="name missing") for f in entry.features]
+            out += [
+                Record(
+                    name,
+                    f.name,
+                    "-",
+                    static[0].device,
+                    static[0].verdict,
+                    message="name missing",
+                )
+                for f in entry.features
+            ]
         else:
             for feature in entry.features:
                 for label, arg in _dtype_cells(feature, ctx):
@@ -466,10 +717,19 @@ def select(opts: Options) -> list[str]:
     reg = build_registry(opts.version)
     names = list(reg)
     if opts.only:
-        unknown = [n for n in opts.only if n not in reg and not any(k.startswith(n + ".") for k in reg)]
+        unknown = [
+            n
+            for n in opts.only
+            if n not in reg and not any(k.startswith(n + ".") for k in reg)
+        ]
         if unknown:
-            raise TargetError(f"--only: {', '.join(unknown)} not in the {opts.version} standard")
-        names = [n for n in names if n in opts.only or any(n.startswith(o + ".") for o in opts.only)]
+            msg = f"--only: {', '.join(unknown)} not in the {opts.version} standard"
+            raise TargetError(msg)
+        names = [
+            n
+            for n in names
+            if n in opts.only or any(n.startswith(o + ".") for o in opts.only)
+        ]
     return names
 
 
