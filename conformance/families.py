@@ -1450,13 +1450,14 @@ def _two(
     feature="default",
     kw=None,
     versions=("2023.12", *V24),
+    mutates=(),
 ):
     @st.composite
     def b(draw, ctx, dt):
         s1, s2, extra = mk_shapes(draw)
         x1 = draw(arr(ctx, dt, s1, "unit"))
         x2 = draw(arr(ctx, dt, s2, "unit"))
-        return Call(name, (Arr(x1, "x1"), Arr(x2, "x2")), dict(extra))
+        return Call(name, (Arr(x1, "x1"), Arr(x2, "x2")), dict(extra), mutates)
 
     _add(
         name,
@@ -1477,8 +1478,30 @@ def _mm_shapes(draw):
     return (*b, n, k), (k, m) if draw(st.booleans()) else (*b, k, m), {}
 
 
-for _n in ("matmul", "linalg.matmul"):
+for _n in ("matmul", "linalg.matmul", "Array.__matmul__"):
     _two(_n, _mm_shapes)
+_two("Array.__rmatmul__", lambda d: (lambda s: (s[1], s[0], {}))(_mm_shapes(d)))
+
+
+def _imm_shapes(draw):
+    n, k = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    return (*draw(st.sampled_from([(), (2,)])), n, k), (k, k), {}
+
+
+_two("Array.__imatmul__", _imm_shapes, mutates=(0,))
+
+
+@st.composite
+def _bshapes(draw, ctx, _):
+    n = draw(st.integers(1, 3))
+    shapes_ = draw(ctx.xps.mutually_broadcastable_shapes(n, max_side=4)).input_shapes
+    return Call("broadcast_shapes", tuple(shapes_))
+
+
+_add(
+    "broadcast_shapes",
+    Feature("shapes", "none", lambda ctx, _: _bshapes(ctx, None), versions=V25),
+)
 _two("linalg.outer", lambda d: ((d(st.integers(0, 4)),), (d(st.integers(0, 4)),), {}))
 _two(
     "linalg.cross",

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_aat(aat: Path, name: str, max_examples: int = 100) -> tuple[bool, float, str]:
     """Return (caught, seconds, last line of pytest's output) for one mutant."""
     m = MUTANTS[name]
-    file = m.aat.split("::")[0]
+    file = m.aat_test.split("::")[0]
     fn = m.only.split(".")[-1]
     files = [file]
     if "operators_and_elementwise" in file:
