@@ -231,6 +231,19 @@ def to_html(records: list[Record], opts: Options, seconds: float) -> str:
     )
 
 
+def _aat_signature_test(name: str) -> str:
+    """array-api-tests' signature test id for a standard name."""
+    f = "array_api_tests/test_signatures.py"
+    head, _, rest = name.partition(".")
+    if head in ("linalg", "fft"):
+        return f"{f}::test_extension_func_signature[{name}]"
+    if head == "Array":
+        return f"{f}::test_array_method_signature[{rest}]"
+    if head == "info":
+        return f"{f}::test_info_func_signature[{rest}]"
+    return f"{f}::test_func_signature[{name}]"
+
+
 def to_xfails(records: list[Record], opts: Options) -> str:
     """An array-api-tests ``--xfails-file`` for the deviations found (best effort)."""
     from .registry import build_registry
@@ -239,6 +252,8 @@ def to_xfails(records: list[Record], opts: Options) -> str:
     ids: dict[str, list[str]] = defaultdict(list)
     for r in _deviations(records):
         test = reg[r.name].aat_test
+        if r.kind == "signature" and r.feature == "signature":
+            test = _aat_signature_test(r.name)
         if test:
             ids[test].append(f"{r.name} {r.kind or r.verdict} ({r.feature}, {r.dtype})")
     out = [
