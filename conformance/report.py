@@ -36,7 +36,9 @@ def name_verdicts(records: list[Record]) -> dict[str, str]:
         else:
             valued = [r for r in rs if r.feature not in ("presence", "signature")]
             tested = any(r.verdict == "conforms" for r in valued)
-            out[name] = "conforms" if tested else "untestable"
+            # a failure of the tool itself never lets a name pass
+            broken = any(r.message.startswith("tool error") for r in rs)
+            out[name] = "conforms" if tested and not broken else "untestable"
     return out
 
 

@@ -262,8 +262,9 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
                 opts = type(opts)(
                     **{**opts.__dict__, "scale": feature.scale_from(call)}
                 )
+            inputs = [a.numpy() for a in call.args if isinstance(a, Arr)]
             findings += check_result(
-                ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts
+                ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts, inputs
             )
         keep = [(i, b) for i, b in before if i not in call.mutates]
         try:
