@@ -142,6 +142,14 @@ class Array:
     def __complex__(self) -> complex:
         return complex(self._scalar("__complex__()"))
 
+    def __format__(self, format_spec: str, /) -> str:
+        # Note: not in the standard; format(x0d, ".3f") is common downstream
+        # (SciPy's messages).  A 0-d array formats as its Python scalar, as in
+        # NumPy; other arrays take only the empty spec (str()).
+        if not format_spec:
+            return str(self)
+        return format(self._scalar("__format__()"), format_spec)  # type: ignore[no-any-return]
+
     def __float__(self) -> float:
         if self._dtype in _dt._complex_floating:
             msg = "__float__(): cannot convert a complex array to float; use real() or abs()"

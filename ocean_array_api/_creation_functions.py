@@ -107,6 +107,14 @@ def _from_native_dtype(native: np.dtype, where: str) -> DType:
     return dt
 
 
+def _check_not_dropping_imaginary(src: DType, dst: DType, where: str) -> None:
+    """TypeError for a complex-to-real conversion, as astype() refuses it (NumPy
+    would drop the imaginary parts with a ComplexWarning)."""
+    if src._kind == "complex floating" and dst._kind != "complex floating":
+        msg = f"{where}: converting complex values to {dst} would drop the imaginary part; use real() or abs() first"
+        raise TypeError(msg)
+
+
 def asarray(
     obj: Any,
     /,
@@ -141,6 +149,7 @@ def asarray(
         else:
             copied = False
         if dt is not None and dt is not obj._dtype:
+            _check_not_dropping_imaginary(obj._dtype, dt, where)
             if copy is False:
                 msg = f"{where}: converting {obj._dtype} to {dt} needs a copy but copy=False"
                 raise ValueError(msg)
@@ -183,8 +192,12 @@ def asarray(
                 dt = _from_native_dtype(data.dtype, where)
         return _wrap(data, dt, dev)
 
-    if isinstance(obj, (np.ndarray, np.generic)):
+    if isinstance(obj, np.ndarray):
         host = obj
+    elif isinstance(obj, np.generic):
+        # Note: a NumPy scalar's astype() gives a NumPy scalar, which must
+        # never become an Array's data (in-place operators then failed).
+        host = np.asarray(obj)
     elif hasattr(obj, "__dlpack__") and not hasattr(obj, "__array_interface__"):
         return from_dlpack(obj, device=dev, copy=copy)
     else:
@@ -202,12 +215,15 @@ def asarray(
                 obj,
             )
     if dt is not None and not dt._standard:  # an ocean_ext dtype
+        if host.dtype.kind == "c":
+            _check_not_dropping_imaginary(_dt.complex128, dt, where)
         return _ext.asarray_host(host, dt, dev, copy)
     src_dt = _from_native_dtype(host.dtype, where) if host.dtype != object else None
     if src_dt is None:
         msg = f"{where}: input of NumPy dtype object is not supported"
         raise TypeError(msg)
     target = dt if dt is not None else src_dt
+    _check_not_dropping_imaginary(src_dt, target, where)
     needs_convert = target is not src_dt or not host.dtype.isnative
     if dev._kind == "cpu":
         if needs_convert:

@@ -193,8 +193,10 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         if not scalars:
             msg = f"{where}: at least one array or dtype is required"
             raise ValueError(msg)
+        # Note: ValueError, as for no argument at all and as array-api-strict
+        # raises (the standard names no type; SciPy catches this one).
         msg = f"{where}: at least one array or dtype is required besides Python scalars"
-        raise TypeError(msg)
+        raise ValueError(msg)
     res = dtypes[0]
     for d in dtypes[1:]:
         res = promote(res, d, where)

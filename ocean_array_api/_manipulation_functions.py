@@ -87,7 +87,9 @@ def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
     are equal).
     """
     if arrays.__class__ is not tuple and arrays.__class__ is not list:
-        type_error(fn, "arrays", "a tuple or list of arrays", arrays)
+        if not isinstance(arrays, (tuple, list)):  # namedtuples are tuples
+            type_error(fn, "arrays", "a tuple or list of arrays", arrays)
+        arrays = tuple(arrays)
     if not arrays:
         msg = f"{fn}: `arrays` must contain at least one array"
         raise ValueError(msg)
@@ -270,6 +272,9 @@ def concat(
     """
     # _arrays_arg inlined: concat is hot and small inputs pay for every call
     t = arrays.__class__
+    if t is not tuple and t is not list and isinstance(arrays, (tuple, list)):
+        arrays = tuple(arrays)  # a namedtuple, a list subclass
+        t = tuple
     first = arrays[0] if (t is tuple or t is list) and arrays else None
     if first.__class__ is not Array:
         _arrays_arg(arrays, "concat()")  # raises the right error
@@ -432,8 +437,11 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
 
 
 def _axes_arg(value: Any, ndim: int, fn: str, argname: str) -> tuple[int, ...]:
-    """``source``/``destination`` of moveaxis: distinct, normalised axes."""
-    if value.__class__ is not tuple:
+    """``source``/``destination`` of moveaxis: distinct, normalised axes.
+
+    A list is accepted as a tuple (as for shapes; downstream code passes them).
+    """
+    if value.__class__ is not tuple and value.__class__ is not list:
         return (normalize_axis(value, ndim, fn, argname),)
     axes = tuple(normalize_axis(a, ndim, fn, argname) for a in value)
     if len(set(axes)) != len(axes):

@@ -241,8 +241,9 @@ def set_readonly(x: Any, flag: bool = True) -> None:
     Parameters
     ----------
     x : Array or ocean_ext.sparse.COO
-        The array.  Sparse arrays have their own read-only flag, which their
-        views (and writes through them) follow.
+        The array.  Sparse arrays follow the same rules, with the positions
+        a view reaches in its base array standing for its memory (a COO and
+        its views share entries, not NumPy memory).
     flag : bool, optional
         ``True`` (default) to make it read-only, ``False`` to release it.
 

@@ -101,6 +101,13 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _downstream_suites_requested(config: pytest.Config) -> bool:
+    """``OCEAN_DOWNSTREAM_SUITES=1``, or a ``-m`` expression naming the marker."""
+    return os.environ.get("OCEAN_DOWNSTREAM_SUITES") == "1" or (
+        "downstream_suites" in (config.option.markexpr or "")
+    )
+
+
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
@@ -112,6 +119,15 @@ def pytest_collection_modifyitems(
         reason="needs a real NVIDIA GPU and CuPy"
         + (" (the CUDA devices here are simulated)" if SIMULATED_CUDA else "")
     )
+    if not _downstream_suites_requested(config):
+        # SciPy's and scikit-learn's own suites (tests/test_downstream_suites.py)
+        # take minutes: deselected unless asked for, so the default run stays fast.
+        chosen = [i for i in items if not i.get_closest_marker("downstream_suites")]
+        if len(chosen) < len(items):
+            config.hook.pytest_deselected(
+                items=[i for i in items if i.get_closest_marker("downstream_suites")]
+            )
+            items[:] = chosen
     for item in items:
         # (markers, not keywords: a parameter id such as "gpu" is a keyword too)
         if item.get_closest_marker("gpu") and (SIMULATED_CUDA or not REAL_GPUS):

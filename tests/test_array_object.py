@@ -821,3 +821,13 @@ def test_from_dlpack_copy_false_across_devices_is_value_error():
         xp.from_dlpack(x, device=CPU1, copy=False)
     y = xp.from_dlpack(x, device=CPU1)
     assert_matches(y, np.array([1.0, 2.0]), device=CPU1)
+
+
+def test_format_of_zero_dimensional_arrays():
+    # format(x0d, ".3f") is common in downstream messages (SciPy).
+    assert format(xp.asarray(1.23456), ".3f") == "1.235"
+    assert f"{xp.asarray(7, dtype=xp.int16):04d}" == "0007"
+    assert f"{xp.asarray(1 + 2j):.1f}" == "1.0+2.0j"
+    assert format(xp.ones(2), "") == str(xp.ones(2))
+    with pytest.raises(TypeError, match="0-dimensional"):
+        format(xp.ones(2), ".3f")

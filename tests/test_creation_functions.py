@@ -86,6 +86,17 @@ def test_asarray_numpy_scalars():
     assert_matches(xp.asarray(np.bool_(True)), np.bool_(True))
 
 
+def test_asarray_numpy_scalar_with_another_dtype_is_an_array():
+    # astype() of a NumPy scalar is a scalar: the result must still hold a
+    # 0-d array, in-place operators included (SciPy's stats.mannwhitneyu).
+    p = xp.asarray(np.float64(0.25), dtype=xp.float32)
+    p *= 2
+    assert_matches(p, np.asarray(0.5, dtype=np.float32))
+    q = xp.asarray(np.int8(3), dtype=xp.int64)
+    q += 1
+    assert_matches(q, np.asarray(4, dtype=np.int64))
+
+
 def test_asarray_numpy_array_is_not_copied_by_default():
     a = np.arange(3.0)
     x = xp.asarray(a)
@@ -566,3 +577,27 @@ def test_bad_device_strings_are_value_errors(bad):
 def test_bad_device_objects_are_type_errors(bad):
     with pytest.raises(TypeError):
         xp.zeros(2, device=bad)
+
+
+@pytest.mark.parametrize(
+    "scalar", [np.float64(0.25), np.float32(0.5), np.int8(3), np.bool_(True)], ids=repr
+)
+@pytest.mark.parametrize("dtype", [None, xp.float32])
+def test_asarray_of_a_numpy_scalar_is_an_ndarray_backed_array(scalar, dtype):
+    # With a dtype the data was NumPy's scalar (its astype returns a scalar),
+    # and `p *= 2` then raised "return arrays must be of ArrayType".
+    p = xp.asarray(scalar, dtype=dtype)
+    assert type(p._data) is np.ndarray
+    if p.dtype != xp.bool:
+        p *= 2
+        assert float(p) == 2 * float(scalar)
+
+
+@pytest.mark.parametrize(
+    "obj", [np.complex64(1j), np.array([1j, 2]), xp.asarray([1j, 2])], ids=repr
+)
+@pytest.mark.parametrize("dtype", [xp.float32, xp.float64, xp.int64, xp.bool])
+def test_asarray_refuses_to_drop_imaginary_parts(obj, dtype):
+    # NumPy drops them with a ComplexWarning; astype() refuses, so must asarray().
+    with pytest.raises(TypeError, match="imaginary"):
+        xp.asarray(obj, dtype=dtype)

@@ -134,6 +134,20 @@ def test_stack(axis):
     assert_matches(res, np.stack(arrays, axis=axis))
 
 
+def test_stack_and_concat_take_tuple_and_list_subclasses():
+    # Tuple[array, ...] includes a namedtuple (SciPy stacks its result objects).
+    from collections import namedtuple
+
+    pair = namedtuple("pair", "low high")(xp.zeros(2), xp.ones(2))
+    assert_matches(xp.stack(pair), np.stack([np.zeros(2), np.ones(2)]))
+    assert_matches(xp.concat(pair), np.concatenate([np.zeros(2), np.ones(2)]))
+
+    class Arrays(list):
+        pass
+
+    assert_matches(xp.stack(Arrays([xp.ones(2)]), axis=1), np.ones((2, 1)))
+
+
 def test_stack_errors_and_promotion():
     assert (
         xp.stack([xp.ones(2, dtype=xp.int8), xp.ones(2, dtype=xp.int16)]).dtype
@@ -363,3 +377,18 @@ def test_manipulation_functions_reject_non_arrays():
     ):
         with pytest.raises(TypeError):
             f()
+
+
+def test_sequences_of_arrays_may_be_namedtuples():
+    # A namedtuple is a tuple; stack()/concat() refused it.
+    from collections import namedtuple
+
+    pair = namedtuple("pair", "a b")(xp.ones(2), xp.zeros(2))
+    assert_matches(xp.stack(pair), np.array([[1.0, 1.0], [0.0, 0.0]]))
+    assert_matches(xp.concat(pair), np.array([1.0, 1.0, 0.0, 0.0]))
+
+
+def test_moveaxis_takes_lists_as_tuples():
+    x = xp.ones((2, 3, 4))
+    assert xp.moveaxis(x, [0, 1], [1, 2]).shape == (4, 2, 3)
+    assert xp.moveaxis(x, [0], (2,)).shape == (3, 4, 2)

@@ -97,6 +97,7 @@ def _expm1(x: ndarray, out: ndarray | None = None) -> ndarray:
         im = np.exp(a) * np.sin(b)
     b_zero = b == 0
     re = np.where(b_zero, em1 + 0.0, re)  # + 0.0: expm1(-0 + 0j) is +0
+    re = np.where(np.isneginf(a), -1.0, re)  # +0 * cis(b) - 1, exactly
     im = np.where(b_zero, b, im)  # keeps the signed zero, also for a = inf/NaN
     b_nonfinite = ~np.isfinite(b)
     neg_inf = np.isneginf(a) & b_nonfinite
@@ -121,6 +122,35 @@ def _tanh(x: ndarray, out: ndarray | None = None) -> ndarray:
             exact.real = np.sign(a)
             exact.imag = np.copysign(0.0, b)
             np.copyto(res, exact, where=fix)
+    return res
+
+
+def _tan(x: ndarray, out: ndarray | None = None) -> ndarray:
+    res = np.tan(x, out=out) if out is not None else np.asarray(np.tan(x))
+    if res.dtype.kind == "c":
+        # Note: tan(x) is -1j * tanh(x * 1j) for the standard, so with tanh's
+        # rule above a finite a and an infinite b give copysign(0, a) + sign(b) j;
+        # NumPy gives the sign of sin(2a) to the zero.
+        a, b = x.real, x.imag
+        fix = np.isfinite(a) & np.isinf(b)
+        if fix.any():
+            exact = np.empty(np.shape(res), dtype=res.dtype)
+            exact.real = np.copysign(0.0, a)
+            exact.imag = np.sign(b)
+            np.copyto(res, exact, where=fix)
+    return res
+
+
+def _sign(x: ndarray, out: ndarray | None = None) -> ndarray:
+    res = np.sign(x, out=out) if out is not None else np.asarray(np.sign(x))
+    if res.dtype.kind == "c":
+        # Note: NumPy's complex sign departs from the standard where |x| is
+        # not finite (a NaN or infinite part, or an overflowing |x|); see
+        # _common.complex_sign.  Only those elements take the fix-up.
+        with np.errstate(all="ignore"):
+            fix = ~np.isfinite(np.abs(x))
+            if fix.any():
+                res[fix] = _common.complex_sign(np, x[fix])
     return res
 
 
@@ -425,6 +455,8 @@ _UFUNCS = _common.elementwise(
         "expm1": _expm1,
         "round": _round,
         "tanh": _tanh,
+        "tan": _tan,
+        "sign": _sign,
         "floor_divide": _floor_divide,
         "pow": _pow,
     },

@@ -27,6 +27,8 @@ __all__ = [
     "ELEMENTWISE",
     "c_strides",
     "check_complex_view",
+    "complex_reciprocal",
+    "complex_sign",
     "diff",
     "elementwise",
     "expand_dims",
@@ -273,6 +275,60 @@ def nextafter_half(xp: Any, nextafter: Callable[..., Any]) -> Callable[..., Any]
         return out
 
     return entry
+
+
+def complex_sign(xp: Any, x: Any) -> Any:
+    """``sign`` of complex ``x`` by the standard's rules, for any values.
+
+    Note: NumPy (and so CuPy) divide by ``hypot(a, b)`` and branch on it, so a
+    NaN beside an infinity gives ``1 + 0j`` (the standard: NaN + NaN j), an
+    infinite part gives +-1 (the standard: division by the real ``|x| = inf``,
+    part by part, so inf / inf is NaN and a finite part / inf a signed zero),
+    and a finite ``x`` whose ``|x|`` overflows gives ``0 +- 1j``.  Here: the
+    finite values are scaled by ``max(|a|, |b|)`` before ``x / |x|``; zero
+    gives ``0 + 0j``.  The caller quiets floating-point warnings.
+    """
+    a, b = xp.real(x), xp.imag(x)
+    m = xp.maximum(xp.abs(a), xp.abs(b))  # NaN if a part is
+    finite = xp.isfinite(m)
+    scale = xp.where(finite & (m != 0), m, 1)
+    sa, sb = a / scale, b / scale  # one of them +-1, the other in [-1, 1]
+    r = xp.sqrt(sa * sa + sb * sb)  # in [1, sqrt 2]: no overflow or underflow
+    r = xp.where(r == 0, 1, r)
+    # infinite x: a / inf, b / inf (NaN for an infinite part)
+    inf_re = xp.where(xp.isinf(a), xp.nan, a * 0.0)
+    inf_im = xp.where(xp.isinf(b), xp.nan, b * 0.0)
+    re = xp.where(finite, sa / r, inf_re)
+    im = xp.where(finite, sb / r, inf_im)
+    nan = xp.isnan(a) | xp.isnan(b)
+    re = xp.where(nan, xp.nan, re)
+    im = xp.where(nan, xp.nan, im)
+    out = xp.empty(x.shape, dtype=x.dtype)
+    out.real[...] = re
+    out.imag[...] = im
+    return out
+
+
+def complex_reciprocal(xp: Any, x: Any) -> Any:
+    """``reciprocal`` of complex ``x`` as NumPy computes it (Smith's method
+    with no branch for zero), so that every backend and dtype gives the same
+    special values: ``1 / (0 + 0j)`` is NaN + NaN j, ``1 / (inf + 1j)`` is
+    ``0 - 0j``.  The standard leaves them to the implementation (``1.0 / x``
+    with an infinite, zero or NaN part); CuPy's kernel divides complex
+    numbers its own way.  The caller quiets floating-point warnings.
+    """
+    a, b = xp.real(x), xp.imag(x)
+    real_major = xp.abs(b) <= xp.abs(a)
+    # |b| <= |a|: r = b / a, d = a + b r, 1 / d - (r / d) j;
+    # else r = a / b, d = a r + b, r / d - (1 / d) j
+    r = xp.where(real_major, b / a, a / b)
+    d = xp.where(real_major, a + b * r, a * r + b)
+    re = xp.where(real_major, 1 / d, r / d)
+    im = xp.where(real_major, -r / d, -1 / d)
+    out = xp.empty(x.shape, dtype=x.dtype)
+    out.real[...] = re
+    out.imag[...] = im
+    return out
 
 
 def nan_fill(xp: Any, shape: tuple[int, ...], dtype: Any) -> Any:

@@ -118,9 +118,16 @@ KERNELS: tuple[Kernel, ...] = (
     ),
     _binary(
         "divide",
-        "double n = (double)b.x * b.x + (double)b.y * b.y; "
-        "z = ocean_c32_store((float)(((double)a.x * b.x + (double)a.y * b.y) / n), "
-        "(float)(((double)a.y * b.x - (double)a.x * b.y) / n));",
+        # complex64's (NumPy's) binary32 steps, as the CPU kernel: Smith's
+        # method with a reciprocal scale; a zero divisor gives a / |c|
+        "float rat, scl; "
+        "if (fabsf(b.x) >= fabsf(b.y)) { "
+        "if (b.x == 0.0f && b.y == 0.0f) { "
+        "z = ocean_c32_store(a.x / fabsf(b.x), a.y / fabsf(b.x)); } else { "
+        "rat = b.y / b.x; scl = 1.0f / (b.x + b.y * rat); "
+        "z = ocean_c32_store((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl); } "
+        "} else { rat = b.x / b.y; scl = 1.0f / (b.y + b.x * rat); "
+        "z = ocean_c32_store((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl); }",
     ),
     Kernel(
         "ocean_c32_equal",

@@ -34,6 +34,8 @@ from typing import Any
 
 from ocean_cpu._common import (
     check_complex_view,
+    complex_reciprocal,
+    complex_sign,
     elementwise,
     expand_dims,
     flip,
@@ -252,6 +254,7 @@ def _raw_ops(
             im = xp.exp(a) * xp.sin(b)
         b_zero = b == 0
         re = xp.where(b_zero, em1 + 0.0, re)
+        re = xp.where(xp.isneginf(a), -1.0, re)  # +0 * cis(b) - 1, exactly
         im = xp.where(b_zero, b, im)
         b_nonfinite = ~xp.isfinite(b)
         neg_inf = xp.isneginf(a) & b_nonfinite
@@ -275,6 +278,37 @@ def _raw_ops(
             exact.imag[...] = xp.copysign(0.0, b)
             xp.copyto(res, exact, where=fix)
         return res
+
+    def tan(x: Any, out: Any = None) -> Any:
+        with quiet():
+            res = xp.tan(x, out=out) if out is not None else xp.asarray(xp.tan(x))
+        if res.dtype.kind == "c":
+            # Note: copysign(0, a) + sign(b) j for finite a and infinite b
+            # (-1j * tanh(x * 1j) with tanh's rule; see ocean_cpu).
+            a, b = x.real, x.imag
+            fix = xp.isfinite(a) & xp.isinf(b)
+            exact = xp.empty(res.shape, dtype=res.dtype)
+            exact.real[...] = xp.copysign(0.0, a)
+            exact.imag[...] = xp.sign(b)
+            xp.copyto(res, exact, where=fix)
+        return res
+
+    def sign(x: Any, out: Any = None) -> Any:
+        if x.dtype.kind != "c":
+            return xp.sign(x) if out is None else xp.sign(x, out=out)
+        # Note: the standard's rules where |x| is not finite (see
+        # ocean_cpu._common.complex_sign), chosen by a mask: no host sync.
+        with quiet():
+            res = xp.where(xp.isfinite(xp.abs(x)), xp.sign(x), complex_sign(xp, x))
+        return put(out, res)
+
+    def reciprocal(x: Any, out: Any = None) -> Any:
+        if x.dtype.kind != "c":
+            return xp.reciprocal(x) if out is None else xp.reciprocal(x, out=out)
+        # Note: NumPy's complex reciprocal (the CPU's), special values included;
+        # CuPy divides its own way.
+        with quiet():
+            return put(out, complex_reciprocal(xp, x))
 
     def pow_(x1: Any, x2: Any, out: Any = None) -> Any:
         # Note: x ** 0.5 must be +inf for x = -inf and +0 for x = -0 (NumPy's
@@ -573,6 +607,9 @@ def _raw_ops(
         {
             "expm1": expm1,
             "tanh": tanh,
+            "tan": tan,
+            "sign": sign,
+            "reciprocal": reciprocal,
             "bitwise_left_shift": shift(xp.left_shift, False),
             "bitwise_right_shift": shift(xp.right_shift, True),
             "floor_divide": floor_divide,

@@ -33,7 +33,7 @@ from ._convert import (
 )
 from ._coo import COO
 from ._elementwise import (
-    abs,
+    abs,  # noqa: A004
     acos,
     acosh,
     add,
@@ -85,11 +85,11 @@ from ._elementwise import (
     nextafter,
     not_equal,
     positive,
-    pow,
+    pow,  # noqa: A004
     real,
     reciprocal,
     remainder,
-    round,
+    round,  # noqa: A004
     sign,
     signbit,
     sin,
@@ -117,15 +117,15 @@ from ._manipulation import (
     unstack,
 )
 from ._reductions import (
-    all,
-    any,
+    all,  # noqa: A004
+    any,  # noqa: A004
     count_nonzero,
-    max,
+    max,  # noqa: A004
     mean,
-    min,
+    min,  # noqa: A004
     nonzero,
     prod,
-    sum,
+    sum,  # noqa: A004
 )
 
 __all__ = [

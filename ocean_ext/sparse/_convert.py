@@ -12,10 +12,12 @@ from typing import Any
 
 import numpy as np
 
+import ocean_array_api as xp
 from ocean_array_api import _dtypes as _dt
-from ocean_array_api._devices import Device
+from ocean_array_api._array_object import Array
+from ocean_array_api._devices import Device, default_device
 
-from ._common import fill_scalar, row_major_strides
+from ._common import check_data_dtype, fill_scalar, row_major_strides
 from ._kernels import kernels_for
 from ._store import check_size, from_keys, keys_from_coords
 
@@ -24,9 +26,10 @@ __all__ = ["as_coo", "from_pydata", "from_scipy_sparse", "to_pydata", "to_scipy_
 
 def _dtype_of(native: Any, where: str) -> Any:
     dt = _dt.from_native(np.dtype(native))
-    if dt is None or not dt._standard:
+    if dt is None:
         msg = f"{where}: values of NumPy dtype {native} have no ocean_array_api dtype"
         raise TypeError(msg)
+    check_data_dtype(dt, where, "data")  # float16 (ocean_ext's) included
     return dt
 
 
@@ -55,6 +58,28 @@ def _from_parts(
     keys = keys_from_coords(k, c, row_major_strides(shape))
     ent = from_keys(shape, dt, device, keys, d_native, fill, coords=c, k=k)
     return COO._from_entries(ent, fill)
+
+
+# what scipy.sparse holds, among our dtypes (not float16)
+_SCIPY_DTYPES = frozenset(
+    [
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+        "uint64", "float32", "float64", "complex64", "complex128",
+    ]
+)  # fmt: skip
+
+
+def _require_coo(s: Any, where: str, argname: str) -> None:
+    from ._coo import COO
+
+    if not isinstance(s, COO):
+        hint = (
+            "; convert a dense array with COO.from_dense() first"
+            if s.__class__.__name__ == "Array"
+            else ""
+        )
+        msg = f"{where}: `{argname}` must be a COO, got {type(s).__name__}{hint}"
+        raise TypeError(msg)
 
 
 def _is_cupyx(m: Any) -> bool:
@@ -86,7 +111,7 @@ def from_scipy_sparse(m: Any, /) -> Any:
             raise TypeError(msg)
         coo = m.tocoo()
         device = Device("cuda", int(coo.data.device.id))
-        return _from_parts([coo.row, coo.col], coo.data, coo.shape, 0, device, where)
+        return _from_parts([coo.row, coo.col], coo.data, coo.shape, None, device, where)
     try:
         import scipy.sparse as sps
     except ImportError:  # pragma: no cover - scipy is a test dependency
@@ -96,7 +121,9 @@ def from_scipy_sparse(m: Any, /) -> Any:
         raise TypeError(msg)
     coo = m.tocoo()
     coords = list(coo.coords) if hasattr(coo, "coords") else [coo.row, coo.col]
-    return _from_parts(coords, coo.data, coo.shape, 0, Device("cpu", 0), where)
+    return _on_default_device(
+        lambda dev: _from_parts(coords, coo.data, coo.shape, None, dev, where)
+    )
 
 
 def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
@@ -124,6 +151,10 @@ def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
            [2., 0.]])
     """
     where = "to_scipy_sparse()"
+    _require_coo(s, where, "s")
+    if not isinstance(format, str):
+        msg = f"{where}: `format` must be a str, got {type(format).__name__}"
+        raise TypeError(msg)
     if format not in ("coo", "csr", "csc"):
         msg = f"{where}: `format` must be 'coo', 'csr' or 'csc', got {format!r}"
         raise ValueError(msg)
@@ -134,6 +165,12 @@ def to_scipy_sparse(s: Any, /, *, format: str = "coo") -> Any:  # noqa: A002
     if nd == 0 or (format != "coo" and nd != 2):
         msg = f"{where}: format {format!r} cannot hold a {nd}-dimensional array"
         raise ValueError(msg)
+    if s.dtype._name not in _SCIPY_DTYPES:
+        msg = (
+            f"{where}: SciPy sparse arrays do not hold {s.dtype}; convert `s` with "
+            f"astype() first (e.g. to float32)"
+        )
+        raise TypeError(msg)
     ent = s._mat()
     dev = s.device
     if dev._kind == "cuda":
@@ -195,9 +232,18 @@ def from_pydata(p: Any, /) -> Any:
     fill = p.fill_value
     fill = fill.item() if isinstance(fill, np.generic) else fill
     coords = [p.coords[d] for d in range(p.ndim)]
-    return _from_parts(
-        coords, np.asarray(p.data), p.shape, fill, Device("cpu", 0), where
+    return _on_default_device(
+        lambda dev: _from_parts(coords, np.asarray(p.data), p.shape, fill, dev, where)
     )
+
+
+def _on_default_device(build: Any) -> Any:
+    """A COO made from host (NumPy) data on the default device (as ``asarray``
+    of a NumPy array): built there on a CPU, moved there from cpu:0 else."""
+    dev = default_device()
+    if dev._kind == "cpu":
+        return build(dev)
+    return build(Device("cpu", 0)).to_device(dev)
 
 
 def to_pydata(s: Any, /) -> Any:
@@ -217,6 +263,7 @@ def to_pydata(s: Any, /) -> Any:
     except ImportError:
         msg = f"{where}: pydata/sparse is not installed (pip install sparse)"
         raise ImportError(msg) from None
+    _require_coo(s, where, "s")
     if s.device._kind != "cpu":
         msg = f"{where}: pydata/sparse holds CPU arrays; move the array with to_device('cpu') first"
         raise ValueError(msg)
@@ -251,4 +298,13 @@ def as_coo(x: Any, /, *, fill_value: Any = None) -> Any:
         return from_scipy_sparse(x)
     if mod.startswith("sparse.") or mod == "sparse":
         return from_pydata(x)
-    return COO.from_dense(x, fill_value=0 if fill_value is None else fill_value)
+    if x.__class__ is not Array:
+        try:
+            x = xp.asarray(x)
+        except (TypeError, ValueError) as exc:
+            msg = (
+                f"as_coo(): `x` must be a COO, a dense array, a SciPy or pydata "
+                f"sparse array, or what asarray() accepts: {exc}"
+            )
+            raise TypeError(msg) from None
+    return COO.from_dense(x, fill_value=fill_value)

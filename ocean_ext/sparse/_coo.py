@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, cast
 
 import numpy as np
@@ -75,18 +76,26 @@ class COO:
     shape : tuple of int, optional
         The shape; by default the smallest shape holding every coordinate.
     fill_value : scalar, optional
-        The value of the elements that are not stored (0 by default).
+        The value of the elements that are not stored: a Python scalar or 0-d
+        array the dtype holds *exactly* (never rounded); by default the zero
+        of the dtype (``False`` for bool).
     device : Device, optional
-        Where to put ``coords`` and ``data`` when they are not arrays already.
+        Where to put ``coords`` and ``data`` when they are not arrays already
+        (by default ``data``'s device if it is an array, else the default
+        device).
 
     Raises
     ------
     TypeError
         ``coords`` not of an integer dtype, ``data`` of an unsupported dtype,
-        a ``fill_value`` the dtype cannot hold.
+        a ``fill_value`` of a kind the dtype cannot hold (a bool for an
+        integer dtype, an int for bool, a float for an integer dtype).
+    OverflowError
+        A ``fill_value`` out of the dtype's range.
     ValueError
         Mismatched lengths, ``coords`` out of range for ``shape``, ``coords``
-        and ``data`` on different devices.
+        and ``data`` on different devices, a ``fill_value`` in range that the
+        dtype cannot hold exactly (0.1 in float16).
 
     Notes
     -----
@@ -139,10 +148,12 @@ class COO:
         data: Any,
         shape: tuple[int, ...] | None = None,
         *,
-        fill_value: Any = 0,
+        fill_value: Any = None,
         device: Device | str | None = None,
     ) -> None:
         where = "COO()"
+        if device is None and coords.__class__ is not Array and data.__class__ is Array:
+            device = data.device  # the indices go where the values are
         c = _as_array(coords, where, "coords", device)
         dev = c.device
         d = _as_array(data, where, "data", dev if data.__class__ is not Array else None)
@@ -232,7 +243,9 @@ class COO:
         v._ent = None
         v._ent_version = -1
         v._parent = self
-        v._readonly = False
+        # like NumPy's writeable flag: a view of an array flagged read-only
+        # starts flagged (and stays so until released, see _set_readonly)
+        v._readonly = self._readonly
         return v
 
     def _mat(self) -> Entries:
@@ -362,8 +375,12 @@ class COO:
 
     # --- conversion -------------------------------------------------------------
     @classmethod
-    def from_dense(cls, x: Any, /, *, fill_value: Any = 0) -> COO:
+    def from_dense(cls, x: Any, /, *, fill_value: Any = None) -> COO:
         """A COO holding the elements of dense ``x`` that differ from ``fill_value``.
+
+        ``fill_value`` (by default the zero of the dtype) follows the rules of
+        :class:`COO`: a value the dtype holds exactly, else TypeError (wrong
+        kind), OverflowError (out of range) or ValueError (inexact).
 
         Examples
         --------
@@ -500,27 +517,80 @@ class COO:
         return cast("COO", from_pydata(p))
 
     # --- read-only ----------------------------------------------------------------
-    def _set_readonly(self, flag: bool = True) -> None:
-        """Mark this array (and so every view taken of it) read-only, or not.
+    # The semantics of ocean_ext.set_readonly on dense arrays, with the store
+    # standing for the memory and a view's region (the base positions it
+    # reaches) for its bytes: ``set_readonly(v)`` records v's region on the
+    # store, and a write through any array whose region meets a recorded one
+    # raises (the check is per array, not per element: writing through the
+    # base raises while any view of it is read-only).  ``_readonly`` is the
+    # per-object flag (NumPy's ``writeable``): set by set_readonly, inherited
+    # by views made from a flagged array, cleared by set_readonly(x, False).
+    def _region(self) -> Any:
+        return _ix.region(self._map_or_identity())
 
-        The hook behind ``ocean_ext.set_readonly`` for sparse arrays.
+    def _set_readonly(self, flag: bool = True) -> None:
+        """Make this array's region read-only, or writable again.
+
+        The hook behind ``ocean_ext.set_readonly`` for sparse arrays (see
+        there for the semantics, which are those of dense arrays).
         """
-        self._readonly = bool(flag)
+        where = "set_readonly()"
+        st = self._store
+        reg = self._region()
+        if flag:
+            self._readonly = True
+            if reg is not None:
+                st.readonly.append((reg, weakref.ref(self)))
+            return
+        inside = []
+        for item in st.readonly:
+            if not _ix.regions_meet(reg, item[0]):
+                continue
+            if not _ix.region_within(item[0], reg):
+                msg = (
+                    f"{where}: `x` is a view of read-only memory (an array it "
+                    f"shares memory with was made read-only); call "
+                    f"set_readonly(base, False) on that array instead"
+                )
+                raise ValueError(msg)
+            inside.append(item)
+        if self._readonly:
+            if not self._owner_writable():
+                msg = (
+                    f"{where}: `x` is a view made from a read-only array whose "
+                    f"base is still flagged read-only; release the base with "
+                    f"set_readonly(base, False) first"
+                )
+                raise ValueError(msg)
+            self._readonly = False
+        for item in inside:
+            st.readonly.remove(item)
+            other = item[1]()
+            if other is not None and other is not self and other._owner_writable():
+                other._readonly = False
+
+    def _owner_writable(self) -> bool:
+        """Whether the flag of this array may be cleared (NumPy's rule: the
+        array owning the memory is not flagged read-only)."""
+        base = self.base
+        return base is None or not base._readonly
 
     def _is_readonly(self) -> bool:
-        """Whether writes to this array raise (it or an array it views is read-only)."""
-        p: COO | None = self
-        while p is not None:
-            if p._readonly:
-                return True
-            p = p._parent
-        return False
+        """Whether writes to this array raise (its flag, or its region meets
+        a read-only region)."""
+        if self._readonly:
+            return True
+        regions = self._store.readonly
+        if not regions:
+            return False
+        reg = self._region()
+        return any(_ix.regions_meet(reg, item[0]) for item in regions)
 
     def _check_writable(self, where: str) -> None:
-        if self._is_readonly():
+        if self._readonly or (self._store.readonly and self._is_readonly()):
             msg = (
-                f"{where}: the sparse array is read-only (or a view of a read-only "
-                f"array); write to a copy instead (s.copy())"
+                f"{where}: the sparse array is read-only (or shares its entries "
+                f"with a read-only view or base); write to a copy instead (s.copy())"
             )
             raise ReadOnlyError(msg)
         # the core's hook: read-only memory (``ocean_ext.set_readonly(s.data)``)
@@ -666,6 +736,9 @@ def _unpickle(
 
 
 def _shape_arg(shape: Any, where: str) -> tuple[int, ...]:
+    if isinstance(shape, COO):
+        msg = f"{where}: `shape` must be a tuple of ints, got a COO"
+        raise TypeError(msg)
     if shape.__class__ is int or (
         not isinstance(shape, (tuple, list)) and hasattr(type(shape), "__index__")
     ):

@@ -22,7 +22,7 @@ from typing import Any
 
 import ocean_array_api as xp
 
-from ._common import Array, fill_array, wrap
+from ._common import Array, check_result_dtype, fill_array, wrap
 from ._setitem import broadcast_entries, broadcast_shapes
 from ._store import Entries, prune
 
@@ -64,10 +64,11 @@ def _new(ent: Entries, fill: Any) -> Any:
     return COO._from_entries(prune(ent, fill), fill)
 
 
-def _map_values(s: Any, func: Callable[[Array], Array]) -> Any:
+def _map_values(s: Any, func: Callable[[Array], Array], where: str) -> Any:
     """A COO with the coordinates of ``s`` and values ``func(data)``,
     fill value ``func(fill_value)``."""
     fr = func(fill_array(s.fill_value, s.dtype, s.device))
+    check_result_dtype(fr.dtype, where)
     fill = to_scalar(fr)
     ent = s._mat()
     data = func(ent.values())
@@ -95,10 +96,11 @@ _EXAMPLE_INPUT = {
 
 def _unary(name: str) -> Callable[..., Any]:
     f = getattr(xp, name)
+    where = f"{name}()"
 
     def func(x: Any, /) -> Any:
         if _is_coo(x):
-            return _map_values(x, f)
+            return _map_values(x, f, where)
         return f(x)
 
     func.__name__ = func.__qualname__ = name
@@ -133,6 +135,7 @@ def _coo_coo(f: Callable[..., Array], a: Any, b: Any, where: str) -> Any:
     fb0 = fill_array(b.fill_value, b.dtype, dev)
     fr = f(fa0, fb0)  # checks the dtypes, gives the result's
     rdt = fr.dtype
+    check_result_dtype(rdt, where)
     fill = to_scalar(fr)
     ea = a._mat()
     eb = b._mat()
@@ -184,12 +187,12 @@ def _binary(name: str) -> Callable[..., Any]:
             return _coo_coo(f, x1, x2, where)
         if c1:
             if _scalar_like(x2):
-                return _map_values(x1, lambda v: f(v, x2))
+                return _map_values(x1, lambda v: f(v, x2), where)
             if x2.__class__ is Array:
                 return f(x1.todense(), x2)
         elif c2:
             if _scalar_like(x1):
-                return _map_values(x2, lambda v: f(x1, v))
+                return _map_values(x2, lambda v: f(x1, v), where)
             if x1.__class__ is Array:
                 return f(x1, x2.todense())
         else:
@@ -236,7 +239,7 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
                 "clip(): sparse `x` needs scalar (or 0-d array) bounds `min` and `max`"
             )
             raise TypeError(msg)
-        return _map_values(x, lambda v: xp.clip(v, min=min, max=max))
+        return _map_values(x, lambda v: xp.clip(v, min=min, max=max), "clip()")
     return xp.clip(x, min=min, max=max)
 
 

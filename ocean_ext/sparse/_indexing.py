@@ -19,6 +19,7 @@ base entries (no copy) or an index array.
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -36,8 +37,11 @@ __all__ = [
     "identity_map",
     "parse_key",
     "permute",
+    "region",
     "region_keys_grid",
     "region_keys_sorted",
+    "region_within",
+    "regions_meet",
     "select",
     "view_entries",
     "view_unsorted",
@@ -520,3 +524,82 @@ def region_keys_grid(k: Any, m: Map) -> Any:
 
 def region_size(m: Map) -> int:
     return prod(m.shape)
+
+
+# --- regions (read-only) ---------------------------------------------------------
+# The region of a map is the set of base positions its view reaches: per base
+# dimension an arithmetic progression (first, step > 0, count >= 1), the
+# Cartesian product over the dimensions.  Read-only regions (set_readonly of a
+# view) are compared with them exactly, per dimension (Python ints: a loop over
+# the dimensions, never over entries).
+Progression = tuple[int, int, int]
+
+
+def region(m: Map) -> tuple[Progression, ...] | None:
+    """The per-base-dimension progressions of ``m``'s region, None if empty."""
+    out: list[Progression] = [(0, 1, 0)] * len(m.base_shape)
+    for bd, i in m.fixed:
+        out[bd] = (i, 1, 1)
+    for bd, start, step, length in m.dims:
+        if length == 0:
+            return None
+        if bd < 0:
+            continue
+        if length == 1:
+            out[bd] = (start, 1, 1)
+        elif step > 0:
+            out[bd] = (start, step, length)
+        else:
+            out[bd] = (start + (length - 1) * step, -step, length)
+    return tuple(out)
+
+
+def _member(v: int, p: Progression) -> bool:
+    first, step, count = p
+    return first <= v <= first + (count - 1) * step and (v - first) % step == 0
+
+
+def _meet(a: Progression, b: Progression) -> bool:
+    """Whether two progressions share an element (Chinese remainder theorem)."""
+    a0, p, n = a
+    b0, q, m = b
+    lo = max(a0, b0)
+    hi = min(a0 + (n - 1) * p, b0 + (m - 1) * q)
+    if lo > hi:
+        return False
+    g = math.gcd(p, q)
+    if (b0 - a0) % g:
+        return False
+    # x = a0 + p * t with p * t = b0 - a0 (mod q)
+    qg = q // g
+    t = ((b0 - a0) // g) * pow(p // g, -1, qg) % qg if qg > 1 else 0
+    x = a0 + p * t
+    lcm = p // g * q
+    x += -((x - lo) // lcm) * lcm  # the smallest solution >= lo
+    return x <= hi
+
+
+def _within(a: Progression, b: Progression) -> bool:
+    """Whether every element of ``a`` is in ``b``."""
+    a0, p, n = a
+    if n == 1:
+        return _member(a0, b)
+    return p % b[1] == 0 and _member(a0, b) and _member(a0 + (n - 1) * p, b)
+
+
+def regions_meet(
+    r1: tuple[Progression, ...] | None, r2: tuple[Progression, ...] | None
+) -> bool:
+    if r1 is None or r2 is None:
+        return False
+    return all(_meet(a, b) for a, b in zip(r1, r2, strict=True))
+
+
+def region_within(
+    inner: tuple[Progression, ...] | None, outer: tuple[Progression, ...] | None
+) -> bool:
+    if inner is None:
+        return True
+    if outer is None:
+        return False
+    return all(_within(a, b) for a, b in zip(inner, outer, strict=True))

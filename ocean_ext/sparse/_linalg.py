@@ -17,9 +17,18 @@ from __future__ import annotations
 from typing import Any
 
 import ocean_array_api as xp
-from ocean_array_api import _dtypes as _dt
+from ocean_array_api._linear_algebra_functions import _negative_axis
 
-from ._common import Array, as_index, prod, row_major_strides, wrap
+from ._common import (
+    Array,
+    as_index,
+    check_result_dtype,
+    is_numeric,
+    prod,
+    proxy_of,
+    row_major_strides,
+    wrap,
+)
 from ._setitem import broadcast_entries, broadcast_shapes
 from ._store import check_size, from_keys
 
@@ -36,7 +45,7 @@ def _operand(x: Any, where: str, argname: str) -> None:
     if not (_is_coo(x) or x.__class__ is Array):
         msg = f"{where}: `{argname}` must be a COO or an ocean_array_api array, got {type(x).__name__}"
         raise TypeError(msg)
-    if x.dtype not in _dt._numeric:
+    if not is_numeric(x.dtype):
         msg = f"{where}: `{argname}` must have a numeric dtype, got {x.dtype}"
         raise TypeError(msg)
 
@@ -71,6 +80,15 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     if x1.ndim == 0 or x2.ndim == 0:
         msg = f"{where}: operands must have at least one dimension"
         raise ValueError(msg)
+    if proxy_of(rdt) is not rdt:
+        # ocean_ext's dtypes compute in their proxy and round once, as the
+        # dense matmul does (float16 sums would round at every step)
+        from ._manipulation import astype
+
+        res = matmul(astype(x1, proxy_of(rdt)), astype(x2, proxy_of(rdt)))
+        if _is_coo(res):
+            check_result_dtype(rdt, where)
+        return astype(res, rdt)
     if c1 and x1.fill_value != 0:
         x1, c1 = x1.todense(), False
     if c2 and x2.fill_value != 0:
@@ -287,11 +305,39 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     from ._elementwise import conj, multiply
     from ._reductions import sum as _sum
 
+    where = "vecdot()"
     if not _is_coo(x1) and not _is_coo(x2):
         return xp.vecdot(x1, x2, axis=axis)
-    nd = max(x1.ndim, x2.ndim)
-    if not -nd <= axis < 0 and not 0 <= axis < nd:
-        msg = f"vecdot(): `axis` {axis} is out of bounds"
-        raise IndexError(msg)
-    a = conj(x1) if x1.dtype in _dt._complex_floating else x1
+    _operand(x1, where, "x1")
+    _operand(x2, where, "x2")
+    if x1.device is not x2.device:
+        msg = f"{where}: `x1` is on {x1.device!r} and `x2` on {x2.device!r}; move one with to_device()"
+        raise ValueError(msg)
+    xp.result_type(x1.dtype, x2.dtype)  # TypeError for dtypes that do not promote
+    s1, s2 = x1.shape, x2.shape
+    n = min(len(s1), len(s2))
+    if n == 0:
+        msg = f"{where}: operands must have at least one dimension, got shapes {s1} and {s2}"
+        raise ValueError(msg)
+    # the standard's rule, as ocean_array_api.vecdot: a negative axis, counted
+    # from the last axis, within the smaller number of dimensions
+    axis = _negative_axis(axis, n, where)
+    if s1[axis] != s2[axis]:
+        msg = (
+            f"{where}: the contracted axis {axis} must have the same size in both "
+            f"arrays (it is not broadcast), got shapes {s1} and {s2}"
+        )
+        raise ValueError(msg)
+    rest1 = s1[:axis] + s1[axis:][1:]
+    rest2 = s2[:axis] + s2[axis:][1:]
+    broadcast_shapes(rest1, rest2, where)
+    rdt = xp.result_type(x1.dtype, x2.dtype)
+    if proxy_of(rdt) is not rdt:  # in the proxy, rounded once (as dense)
+        from ._manipulation import astype
+
+        res = vecdot(astype(x1, proxy_of(rdt)), astype(x2, proxy_of(rdt)), axis=axis)
+        if _is_coo(res):
+            check_result_dtype(rdt, where)
+        return astype(res, rdt)
+    a = conj(x1) if x1.dtype._kind == "complex floating" else x1
     return _sum(multiply(a, x2), axis=axis)

@@ -16,7 +16,14 @@ from ocean_array_api._dtypes import check_dtype_arg
 from ocean_array_api._helpers import normalize_axes, normalize_axis
 
 from . import _indexing as _ix
-from ._common import as_index, fill_array, fill_scalar, prod, row_major_strides
+from ._common import (
+    as_index,
+    check_data_dtype,
+    fill_array,
+    fill_scalar,
+    prod,
+    row_major_strides,
+)
 from ._elementwise import to_scalar
 from ._setitem import broadcast_entries
 from ._store import Entries, check_size, from_keys, keys_from_coords, prune
@@ -228,7 +235,7 @@ def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
     from ._coo import COO
 
     where = "broadcast_to()"
-    shape = tuple(as_index(n, where, "shape") for n in shape)
+    shape = tuple(as_index(n, where, "shape") for n in _shape_items(shape, where))
     if shape == x.shape:
         return x.copy()
     ent = broadcast_entries(x._mat(), shape, x.fill_value, where)
@@ -252,6 +259,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
 
     where = "astype()"
     dt = check_dtype_arg(dtype, where)
+    check_data_dtype(dt, where, "dtype")
     if device is not None:
         x = x.to_device(device)
     if dt is x.dtype and not copy:
@@ -271,6 +279,35 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
         k=ent.k,
     )
     return COO._from_entries(prune(out, fill), fill)
+
+
+def _shape_items(shape: Any, where: str) -> tuple[Any, ...]:
+    if isinstance(shape, (tuple, list)):
+        return tuple(shape)
+    if hasattr(type(shape), "__index__") and not isinstance(shape, bool):
+        return (shape,)
+    msg = f"{where}: `shape` must be a tuple of ints, got {type(shape).__name__}"
+    raise TypeError(msg)
+
+
+def _array_list(arrays: Any, where: str) -> list[Any]:
+    """``arrays`` as a list, each a COO or an ocean_array_api array."""
+    from ._common import Array
+
+    if not isinstance(arrays, (tuple, list)):
+        msg = (
+            f"{where}: `arrays` must be a tuple or list of arrays, got "
+            f"{type(arrays).__name__}"
+        )
+        raise TypeError(msg)
+    for i, a in enumerate(arrays):
+        if not (_is_coo(a) or a.__class__ is Array):
+            msg = (
+                f"{where}: `arrays[{i}]` must be a COO or an ocean_array_api array, "
+                f"got {type(a).__name__}"
+            )
+            raise TypeError(msg)
+    return list(arrays)
 
 
 def _check_same(arrays: list[Any], where: str) -> None:
@@ -296,7 +333,7 @@ def concat(arrays: tuple[Any, ...] | list[Any], /, *, axis: int | None = 0) -> A
     Array([0., 1., 0., 1.], dtype=float64)
     """
     where = "concat()"
-    arrays = list(arrays)
+    arrays = _array_list(arrays, where)
     if not arrays:
         msg = f"{where}: needs at least one array"
         raise ValueError(msg)
@@ -351,7 +388,7 @@ def concat(arrays: tuple[Any, ...] | list[Any], /, *, axis: int | None = 0) -> A
 
 def stack(arrays: tuple[Any, ...] | list[Any], /, *, axis: int = 0) -> Any:
     """Join arrays along a new axis (see :func:`concat` for the result type)."""
-    arrays = list(arrays)
+    arrays = _array_list(arrays, "stack()")
     if not any(_is_coo(a) for a in arrays):
         return xp.stack(arrays, axis=axis)
     if not arrays:

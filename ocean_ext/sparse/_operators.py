@@ -46,22 +46,28 @@ def _inplace(func: Any, name: str) -> Callable[..., Any]:
         res = apply(self, other)
         if res is NotImplemented:
             return res
-        if res.dtype is not self.dtype:
-            msg = (
-                f"{where}: the result would have dtype {res.dtype}, but an in-place "
-                f"operation cannot change the dtype {self.dtype} of `x1`"
-            )
-            raise TypeError(msg)
-        if res.shape != self.shape:
-            msg = (
-                f"{where}: the result would have shape {res.shape}, but an in-place "
-                f"operation cannot change the shape {self.shape} of `x1`"
-            )
-            raise ValueError(msg)
-        self[...] = res
-        return self
+        return _store_inplace(self, res, where)
 
     return op
+
+
+def _store_inplace(self: COO, res: Any, where: str) -> COO:
+    """Write the result ``res`` of an in-place operation into ``self``."""
+    self._check_writable(where)
+    if res.dtype is not self.dtype:
+        msg = (
+            f"{where}: the result would have dtype {res.dtype}, but an in-place "
+            f"operation cannot change the dtype {self.dtype} of `x1`"
+        )
+        raise TypeError(msg)
+    if res.shape != self.shape:
+        msg = (
+            f"{where}: the result would have shape {res.shape}, but an in-place "
+            f"operation cannot change the shape {self.shape} of `x1`"
+        )
+        raise ValueError(msg)
+    self[...] = res
+    return self
 
 
 def _install() -> None:
@@ -97,8 +103,16 @@ def _install() -> None:
             return NotImplemented
         return matmul(other, self)
 
+    def __imatmul__(self: COO, other: Any, /) -> Any:
+        # in place, as the standard's @=: through self[...] (so the base array
+        # and every view see it, and read-only arrays refuse it)
+        if not isinstance(other, COO) and other.__class__ is not Array:
+            return NotImplemented
+        return _store_inplace(self, matmul(self, other), "in-place matmul() (@=)")
+
     setattr(COO, "__matmul__", __matmul__)  # noqa: B010
     setattr(COO, "__rmatmul__", __rmatmul__)  # noqa: B010
+    setattr(COO, "__imatmul__", __imatmul__)  # noqa: B010
 
 
 _install()

@@ -10,10 +10,16 @@ Cells are found by segment reductions on the coordinates: a dense accumulator
 (``ufunc.at``-style scatter) when the output is not much larger than the
 number of entries, else a sort of the segment ids and a reduction of the runs.
 Dtypes and errors follow ``ocean_array_api``'s function of the same name.
+
+This module defines ``sum``, ``max``, ``min``, ``all`` and ``any``: below
+their definitions those names are the sparse functions, so the code calls the
+builtins as ``builtins.max`` and the sparse functions by private aliases
+(``_sum``), never by the shadowing names (``tests/ext/sparse`` checks it).
 """
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +27,15 @@ import ocean_array_api as xp
 from ocean_array_api import _dtypes as _dt
 from ocean_array_api._helpers import normalize_axes
 
-from ._common import Array, fill_array, row_major_strides, wrap, wrap_index
+from ._common import (
+    Array,
+    check_result_dtype,
+    fill_array,
+    proxy_of,
+    row_major_strides,
+    wrap,
+    wrap_index,
+)
 from ._common import prod as _size
 from ._elementwise import to_scalar
 from ._store import Entries, prune
@@ -129,7 +143,7 @@ class _Segments:
         if self.sorted:
             sk, sv = seg, vals
         else:
-            sk, perm = k.sort_perm(seg, max(self.nseg - 1, 0))
+            sk, perm = k.sort_perm(seg, builtins.max(self.nseg - 1, 0))
             sv = vals[perm]
         starts = k.group_starts(sk)
         self.useg = sk[starts]
@@ -179,10 +193,6 @@ def _full_shape(x: Any, res: Array, keepdims: bool) -> Array:
     return xp.reshape(res, (1,) * x.ndim) if keepdims else res
 
 
-# accumulators of products (see _accumulating)
-_WIDER = {xp.float32: xp.float64, xp.complex64: xp.complex128}
-
-
 def _accumulating(name: str) -> Callable[..., Any]:
     f = getattr(xp, name)
     op = "add" if name == "sum" else "multiply"
@@ -197,50 +207,196 @@ def _accumulating(name: str) -> Callable[..., Any]:
         axes = _axes(x, axis, where)
         dev = x.device
         rdt = f(xp.zeros((1,), dtype=x.dtype, device=dev), dtype=dtype).dtype
-        # Note: a product of the stored values times fill**missing can
-        # overflow in one factor where the dense product, in its order, meets
-        # a zero first (0 * inf = NaN against 0).  Single-precision products
-        # are accumulated in double precision, which removes that for every
-        # size a float32 product can reach without overflowing anyway.
-        adt = _WIDER.get(rdt, rdt) if name == "prod" else rdt
-        fill0 = xp.astype(fill_array(x.fill_value, x.dtype, dev), adt)
+        if len(axes) != x.ndim:
+            check_result_dtype(rdt, where)  # a COO result
+        if name == "prod" and rdt._kind in ("real floating", "complex floating"):
+            return _float_prod(x, axes, keepdims, rdt)
+        if proxy_of(rdt) is not rdt:
+            # ocean_ext's dtypes: summed in their proxy, rounded once (as dense)
+            from ._manipulation import astype
+
+            res = func(x, axis=axis, dtype=proxy_of(rdt), keepdims=keepdims)
+            return astype(res, rdt)
+        # sums, and products of integers (exact: modular arithmetic is
+        # associative, so the order of the factors does not matter)
+        fill0 = xp.astype(fill_array(x.fill_value, x.dtype, dev), rdt)
         n_red = _size(tuple(x.shape[a] for a in axes))
         if len(axes) == x.ndim:
             _, data = x._unsorted()
-            vals = xp.astype(wrap(data, x.dtype, dev), adt, copy=False)
+            vals = xp.astype(wrap(data, x.dtype, dev), rdt, copy=False)
             total = f(vals)
             missing = n_red - int(data.shape[0])
             if name == "sum":
                 if x.fill_value != 0:
                     total = xp.add(total, xp.multiply(fill0, missing))
             else:
-                total = xp.astype(xp.multiply(total, xp.pow(fill0, missing)), rdt)
+                total = xp.multiply(total, xp.pow(fill0, missing))
             return _full_shape(x, total, keepdims)
         segs = _Segments(x, axes, keepdims)
-        vals = xp.astype(wrap(segs.data, x.dtype, dev), adt, copy=False)
+        vals = xp.astype(wrap(segs.data, x.dtype, dev), rdt, copy=False)
         fill_is_identity = x.fill_value == (0 if name == "sum" else 1)
         red = segs.reduce(
             op, vals._data, 0 if name == "sum" else 1, not fill_is_identity
         )
-        out = wrap(red, adt, dev)
+        out = wrap(red, rdt, dev)
         if name == "sum":
             rfill = xp.multiply(fill0, n_red)
             if not fill_is_identity:
-                out = xp.add(out, xp.multiply(fill0, _missing(segs, n_red, adt, dev)))
+                out = xp.add(out, xp.multiply(fill0, _missing(segs, n_red, rdt, dev)))
         else:
-            rfill = xp.astype(xp.pow(fill0, n_red), rdt)
+            rfill = xp.pow(fill0, n_red)
             if not fill_is_identity:
-                out = xp.multiply(out, xp.pow(fill0, _missing(segs, n_red, adt, dev)))
-            out = xp.astype(out, rdt)
+                out = xp.multiply(out, xp.pow(fill0, _missing(segs, n_red, rdt, dev)))
         return _result(x, segs, rdt, out, to_scalar(rfill))
 
     func.__name__ = func.__qualname__ = name
     return func
 
 
-sum = _accumulating("sum")  # noqa: A001
-prod = _accumulating("prod")  # noqa: A001
-sum.__doc__ = """Sum of the elements of ``x`` over ``axis`` (COO or dense ``x``).
+# --- floating-point products --------------------------------------------------
+# A product is computed as (mantissa, binary exponent) pairs: every factor is
+# split with frexp (|mantissa| in [0.5, 1), or 0, inf, NaN), the exponents are
+# summed as numbers, and the mantissas are multiplied in chunks of at most
+# _CHUNK, each chunk's product split again.  Nothing overflows or underflows
+# before the single ldexp at the end, so the result is the product of all the
+# factors, stored and fill alike, rounded once to the result: 0 when a factor
+# is 0 (NaN if another is inf or NaN, as IEEE 754 says), inf or 0 only where
+# the product itself overflows or underflows.  (Multiplying the stored product
+# by ``fill ** missing`` instead gave 0 * inf = NaN for a zero fill beside
+# large values.)
+_CHUNK = 512  # |mantissa| >= 0.5: a chunk's product is >= 2**-512, normal
+
+
+def _split(nx: Any, v: Any) -> tuple[Any, Any]:
+    """``(m, e)`` with ``v == m * 2**e`` elementwise: ``|m|`` in [0.5, 1) (or
+    0, inf, NaN, where ``e`` is 0); ``e`` as float64 (exact integers)."""
+    if v.dtype.kind == "c":
+        _, e = nx.frexp(nx.abs(v))
+        m = nx.empty_like(v)
+        m.real = nx.ldexp(v.real, -e)
+        m.imag = nx.ldexp(v.imag, -e)
+    else:
+        m, e = nx.frexp(v)
+    return m, e.astype(nx.float64)
+
+
+def _ldexp(nx: Any, m: Any, e: Any) -> Any:
+    """``m * 2**e`` rounded once (``e`` float64; beyond +-20000 every result
+    is 0 or inf already)."""
+    ei = nx.clip(e, -20000, 20000).astype(nx.int32)
+    if m.dtype.kind == "c":
+        out = nx.empty_like(m)
+        out.real = nx.ldexp(m.real, ei)
+        out.imag = nx.ldexp(m.imag, ei)
+        return out
+    return nx.ldexp(m, ei)
+
+
+def _run_products(k: Any, seg: Any, m: Any, e: Any) -> tuple[Any, Any, Any, Any]:
+    """Products of the split factors ``(m, e)`` over the runs of equal values
+    of the sorted, non-empty ``seg``: ``(segment ids, counts, m, e)``."""
+    nx = k.nx
+    starts = k.group_starts(seg)
+    n = seg.shape[0]
+    ends = nx.concatenate((starts[1:], nx.asarray([n], dtype=nx.int64)))
+    useg = seg[starts]
+    cnt = ends - starts
+    while True:
+        n = seg.shape[0]
+        starts = k.group_starts(seg)
+        ends = nx.concatenate((starts[1:], nx.asarray([n], dtype=nx.int64)))
+        pos = k.arange(n) - k.repeat(starts, ends - starts)
+        cstarts = nx.flatnonzero(pos % _CHUNK == 0)
+        pm = k.reduce_sorted("multiply", cstarts, m)
+        pe = k.reduce_sorted("add", cstarts, e)
+        m, e2 = _split(nx, pm)
+        e = pe + e2
+        if cstarts.shape[0] == starts.shape[0]:
+            return useg, cnt, m, e
+        seg = seg[cstarts]  # several chunks in some run: multiply those
+
+
+def _pow_split(nx: Any, fill: Any, counts: Any, adt: Any) -> tuple[Any, Any]:
+    """``fill ** counts`` (``counts`` a native int64 array) split as ``(m, e)``,
+    by binary powering of the split fill (no overflow on the way)."""
+    fm, fe = _split(nx, nx.asarray([fill], dtype=adt))
+    base_m = fm[0]
+    base_e = 0.0
+    res_m = nx.ones(counts.shape, dtype=adt)
+    res_e = fe[0] * counts.astype(nx.float64)
+    c = counts.copy()
+    while bool((c > 0).any()):
+        odd = (c & 1) == 1
+        res_m = nx.where(odd, res_m * base_m, res_m)
+        res_m, e2 = _split(nx, res_m)
+        res_e = res_e + e2 + nx.where(odd, base_e, 0.0)
+        sq_m, sq_e = _split(nx, nx.asarray([base_m * base_m], dtype=adt))
+        base_m = sq_m[0]
+        base_e = 2 * base_e + float(sq_e[0])
+        c >>= 1
+    return res_m, res_e
+
+
+def _float_prod(x: Any, axes: tuple[int, ...], keepdims: bool, rdt: Any) -> Any:
+    """``prod`` of a COO with a floating-point result (see the notes above)."""
+    dev = x.device
+    k = x._store.ent.k
+    nx = k.nx
+    complex_result = rdt._kind == "complex floating"
+    adt = nx.complex128 if complex_result else nx.float64
+    fill = x.fill_value
+    n_red = _size(tuple(x.shape[a] for a in axes))
+    with _quiet(nx):
+        if len(axes) == x.ndim:
+            _, data = x._unsorted()
+            n = int(data.shape[0])
+            count = nx.asarray([n_red - n], dtype=nx.int64)
+            fm, fe = _pow_split(nx, fill, count, adt)
+            if n:
+                m, e = _split(nx, data.astype(adt))
+                _, _, m, e = _run_products(k, k.nx.zeros(n, dtype=nx.int64), m, e)
+                fm, fe = fm * m, fe + e
+            res = _cast(_ldexp(nx, fm, fe).reshape(()), rdt, dev)
+            return _full_shape(x, res, keepdims)
+        segs = _Segments(x, axes, keepdims)
+        rfm, rfe = _pow_split(nx, fill, nx.asarray([n_red], dtype=nx.int64), adt)
+        rfill = _cast(_ldexp(nx, rfm, rfe), rdt, dev)
+        rfill_scalar = to_scalar(xp.reshape(rfill, ()))
+        if segs.n == 0:
+            segs.useg = k.empty_index()
+            return _result(x, segs, rdt, rfill[:0], rfill_scalar)
+        m, e = _split(nx, segs.data.astype(adt))
+        seg = segs.seg
+        if not segs.sorted:
+            seg, perm = k.sort_perm(seg, builtins.max(segs.nseg - 1, 0))
+            m, e = m[perm], e[perm]
+        segs.useg, cnt, m, e = _run_products(k, seg, m, e)
+        fm, fe = _pow_split(nx, fill, n_red - cnt, adt)
+        res = _cast(_ldexp(nx, m * fm, e + fe), rdt, dev)
+        return _result(x, segs, rdt, res, rfill_scalar)
+
+
+def _cast(native: Any, rdt: Any, dev: Any) -> Array:
+    """A float64/complex128 native array as an Array of ``rdt`` (ocean_array_api's
+    conversion: float16 included)."""
+    src = _dt.complex128 if native.dtype.kind == "c" else _dt.float64
+    return xp.astype(wrap(native, src, dev), rdt)
+
+
+def _quiet(nx: Any) -> Any:
+    """NumPy's floating-point warnings off (overflow and 0 * inf are results
+    here, not accidents); nothing on other modules."""
+    import contextlib
+
+    import numpy as np
+
+    return np.errstate(all="ignore") if nx is np else contextlib.nullcontext()
+
+
+_sum = _accumulating("sum")
+sum = _sum  # noqa: A001
+prod = _accumulating("prod")
+_sum.__doc__ = """Sum of the elements of ``x`` over ``axis`` (COO or dense ``x``).
 
 For a COO, a reduction over some axes is a COO; over every axis, a dense 0-d
 array.  Result dtypes as ``ocean_array_api.sum``.
@@ -256,6 +412,20 @@ Array([3., 3.], dtype=float64)
 Array(6., dtype=float64)
 """
 prod.__doc__ = """Product of the elements of ``x`` over ``axis`` (COO or dense ``x``).
+
+Result dtypes as ``ocean_array_api.prod``.
+
+Notes
+-----
+A floating-point product is computed from the binary mantissas and exponents
+of its factors (stored values and fill values alike) and rounded once, so no
+partial product overflows or underflows: a zero factor gives 0 (NaN with an
+infinite or NaN factor, as IEEE 754 says), and the result is inf or 0 only
+where the exact product is out of range.  Dense ``prod`` multiplies in its own
+order, so where one of *its* partial products overflows or underflows (a zero
+after 2**1100, huge and tiny factors) it can give inf, 0 or NaN for a product
+that is finite; this function then gives the exact product instead.  Complex
+products with infinite factors depend on the order in dense and sparse alike.
 
 Examples
 --------
@@ -302,7 +472,7 @@ def _extremum(name: str) -> Callable[..., Any]:
             return _full_shape(x, res, keepdims)
         segs = _Segments(x, axes, keepdims)
         native = dt._native
-        if dt in _dt._floating:
+        if dt._kind == "real floating":  # float16 too
             init = float("-inf") if name == "max" else float("inf")
         elif dt is _dt.bool:
             init = name != "max"
@@ -348,12 +518,19 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     where = "mean()"
     if not _is_coo(x):
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    if x.dtype not in _dt._floating:
+    if x.dtype._kind not in ("real floating", "complex floating"):
         msg = f"{where}: `x` must have a floating-point dtype, got {x.dtype}; use astype(x, float64) first"
         raise TypeError(msg)
+    if proxy_of(x.dtype) is not x.dtype:
+        # float16: in float32, rounded once (as dense mean)
+        from ._manipulation import astype
+
+        res = mean(astype(x, proxy_of(x.dtype)), axis=axis, keepdims=keepdims)
+        return astype(res, x.dtype)
+    _check_keepdims(keepdims, where)
     axes = _axes(x, axis, where)
     n_red = _size(tuple(x.shape[a] for a in axes))
-    total = sum(x, axis=axis, keepdims=keepdims)
+    total = _sum(x, axis=axis, keepdims=keepdims)
     if n_red == 0:
         nan = xp.asarray(float("nan"), dtype=x.dtype, device=x.device)
         if _is_coo(total):
@@ -446,7 +623,10 @@ def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any
         return xp.count_nonzero(x, axis=axis, keepdims=keepdims)
     from ._elementwise import not_equal
 
-    return sum(
+    _check_keepdims(keepdims, "count_nonzero()")
+    _axes(x, axis, "count_nonzero()")
+
+    return _sum(
         _map_dtype(not_equal(x, 0), _dt.int64),
         axis=axis,
         dtype=_dt.int64,

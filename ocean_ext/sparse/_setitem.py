@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import ocean_array_api as xp
-from ocean_array_api import _dtypes as _dt
 
 from . import _indexing as _ix
 from ._common import Array, fill_array, is_fill, prod, row_major_strides, wrap
@@ -86,7 +85,7 @@ def broadcast_entries(
 
 # --- value checks ---------------------------------------------------------------
 def _check_value_dtype(vdt: Any, dt: Any, where: str) -> None:
-    if vdt is not dt and _dt._PROMOTION.get((vdt, dt)) is not dt:
+    if vdt is not dt and _promotes_to(vdt, dt) is not dt:
         msg = (
             f"{where}: a value of dtype {vdt} cannot be written into an array of "
             f"dtype {dt}; convert it with astype() first"
@@ -99,6 +98,15 @@ def _scalar_value(value: Any, store: Store, where: str) -> Any:
     from ocean_array_api._elementwise_functions import check_scalar
 
     return check_scalar(value, store.dtype, where, "value", allow_complex_upcast=False)
+
+
+def _promotes_to(vdt: Any, dt: Any) -> Any:
+    """The promoted dtype of ``vdt`` and ``dt`` (ocean_ext's dtypes included),
+    None where they do not promote."""
+    try:
+        return xp.result_type(vdt, dt)
+    except TypeError:
+        return None
 
 
 # --- merging ----------------------------------------------------------------------

@@ -231,6 +231,7 @@ class Store:
         "ent",
         "fill",
         "identity",
+        "readonly",
         "shape",
         "version",
     )
@@ -243,6 +244,8 @@ class Store:
         self.fill = fill
         self.version = 0
         self.identity: Any = None  # the identity view map (indexing), made once
+        # read-only regions: (region, weak reference to the array made read-only)
+        self.readonly: list[tuple[Any, Any]] = []
 
     def replace(self, ent: Entries) -> None:
         """Install new entries (a write): views see them on their next use."""

@@ -449,40 +449,28 @@ el_multiply(float ar, float ai, float br, float bi, float *zr, float *zi)
     *zi = ar * bi + ai * br;
 }
 
-/* Smith's method in binary32, for divisors with an infinity or NaN (where
-   the double formula below would turn finite quotients into NaN). */
-static inline void
-smith_divide(float ar, float ai, float br, float bi, float *zr, float *zi)
-{
-    if (fabsf(br) >= fabsf(bi)) {
-        if (br == 0.0f && bi == 0.0f) {
-            *zr = ar / fabsf(br);
-            *zi = ai / fabsf(br);
-            return;
-        }
-        float q = bi / br, d = br + bi * q;
-        *zr = (ar + ai * q) / d;
-        *zi = (ai - ar * q) / d;
-    }
-    else {
-        float q = br / bi, d = bi + br * q;
-        *zr = (ar * q + ai) / d;
-        *zi = (ai * q - ar) / d;
-    }
-}
-
+/* x / y with complex64's (NumPy's) binary32 steps, Smith's method with a
+   reciprocal scale: the quotient of the float16 values is then, bit for bit,
+   what complex64 gives, rounded once to float16 (special values and zero
+   signs included; a zero divisor gives a / |c| part by part). */
 static inline void
 el_divide(float ar, float ai, float br, float bi, float *zr, float *zi)
 {
-    if (isfinite(br) && isfinite(bi) && (br != 0.0f || bi != 0.0f)) {
-        /* a * conj(b) / |b|**2 in double: the products of halves are exact,
-           the sums and the quotient round once each */
-        double n = (double)br * br + (double)bi * bi;
-        *zr = (float)(((double)ar * br + (double)ai * bi) / n);
-        *zi = (float)(((double)ai * br - (double)ar * bi) / n);
+    float abr = fabsf(br), abi = fabsf(bi);
+    if (abr >= abi) {
+        if (abr == 0.0f && abi == 0.0f) {
+            *zr = ar / abr;
+            *zi = ai / abr;
+            return;
+        }
+        float rat = bi / br, scl = 1.0f / (br + bi * rat);
+        *zr = (ar + ai * rat) * scl;
+        *zi = (ai - ar * rat) * scl;
     }
     else {
-        smith_divide(ar, ai, br, bi, zr, zi);
+        float rat = br / bi, scl = 1.0f / (bi + br * rat);
+        *zr = (ar * rat + ai) * scl;
+        *zi = (ai * rat - ar) * scl;
     }
 }
 
@@ -516,7 +504,6 @@ LIBM_UNARY(log, clogf)
 LIBM_UNARY(sqrt, csqrtf)
 LIBM_UNARY(sin, csinf)
 LIBM_UNARY(cos, ccosf)
-LIBM_UNARY(tan, ctanf)
 LIBM_UNARY(sinh, csinhf)
 LIBM_UNARY(cosh, ccoshf)
 LIBM_UNARY(asin, casinf)
@@ -536,6 +523,21 @@ el_tanh(float xr, float xi, float *zr, float *zi)
         return;
     }
     float complex w = ctanhf(mk(xr, xi));
+    *zr = crealf(w);
+    *zi = cimagf(w);
+}
+
+/* tan(x) = -1j * tanh(x * 1j): with tanh's rule, a finite a and an
+   infinite b give copysign(0, a) + sign(b) j (ctanf: the sign of sin 2a) */
+static inline void
+el_tan(float xr, float xi, float *zr, float *zi)
+{
+    if (isfinite(xr) && isinf(xi)) {
+        *zr = copysignf(0.0f, xr);
+        *zi = copysignf(1.0f, xi);
+        return;
+    }
+    float complex w = ctanf(mk(xr, xi));
     *zr = crealf(w);
     *zi = cimagf(w);
 }
@@ -562,12 +564,27 @@ el_square(float xr, float xi, float *zr, float *zi)
     el_multiply(xr, xi, xr, xi, zr, zi);
 }
 
+/* 1 / x with complex64's (NumPy's reciprocal) binary32 steps, Smith's
+   method with no branch for zero: bit for bit complex64's result, rounded
+   (1 / (0 + 0j) is NaN + NaN j, 1 / (inf + 1j) is 0 - 0j). */
 static inline void
 el_reciprocal(float xr, float xi, float *zr, float *zi)
 {
-    el_divide(1.0f, 0.0f, xr, xi, zr, zi);
+    if (fabsf(xi) <= fabsf(xr)) {
+        float r = xi / xr, d = xr + xi * r;
+        *zr = 1.0f / d;
+        *zi = -r / d;
+    }
+    else {
+        float r = xr / xi, d = xr * r + xi;
+        *zr = r / d;
+        *zi = -1.0f / d;
+    }
 }
 
+/* sign(x) = x / |x| by the standard's rules: 0 for 0, NaN + NaN j for a NaN
+   part, and for an infinite x the real division (a / inf) + (b / inf) j, so
+   an infinite part gives NaN and a finite one a signed zero. */
 static inline void
 el_sign(float xr, float xi, float *zr, float *zi)
 {
@@ -575,11 +592,8 @@ el_sign(float xr, float xi, float *zr, float *zi)
         *zr = *zi = NAN;
     }
     else if (isinf(xr) || isinf(xi)) {
-        float r = isinf(xr) ? copysignf(1.0f, xr) : copysignf(0.0f, xr);
-        float i = isinf(xi) ? copysignf(1.0f, xi) : copysignf(0.0f, xi);
-        float m = (isinf(xr) && isinf(xi)) ? (float)M_SQRT1_2 : 1.0f;
-        *zr = r * m;
-        *zi = i * m;
+        *zr = isinf(xr) ? NAN : copysignf(0.0f, xr);
+        *zi = isinf(xi) ? NAN : copysignf(0.0f, xi);
     }
     else if (xr == 0.0f && xi == 0.0f) {
         *zr = *zi = 0.0f;

@@ -126,7 +126,7 @@ def test_zero_dimensional():
         ([[0, 1]], [1.0, 2.0], (3, 3), {}, ValueError, "`shape`"),
         ([[0, 1]], [1.0, 2.0], (3,), {"fill_value": "a"}, TypeError, "`fill_value`"),
         ([[0, 1]], [1, 2], (3,), {"fill_value": 0.5}, TypeError, "`fill_value`"),
-        ([[0, 1]], [1, 2], (3,), {"fill_value": 2**70}, ValueError, "`fill_value`"),
+        ([[0, 1]], [1, 2], (3,), {"fill_value": 2**70}, OverflowError, "`fill_value`"),
         ([[0, 1]], [1, 2], (-3,), {}, ValueError, "`shape`"),
         ([[0, 1]], [1, 2], (3.5,), {}, TypeError, "`shape`"),
         ([[[0, 1]]], [1, 2], None, {}, ValueError, "`coords` must have shape"),

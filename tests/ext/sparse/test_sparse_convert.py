@@ -23,7 +23,7 @@ from .strategies import assert_dense_equal, check_canonical, coo_of, dense, dens
 )
 def test_scipy_roundtrip_2d(case):
     a, _ = case
-    s = coo_of(a, 0)
+    s = coo_of(a, None)  # the zero of the dtype (False for bool)
     for fmt in ("coo", "csr", "csc"):
         m = s.to_scipy_sparse(format=fmt)
         assert m.format == fmt

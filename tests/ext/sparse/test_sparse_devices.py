@@ -73,3 +73,28 @@ def test_complex32_is_refused():
     z = xp.asarray([0j, 1 + 1j], dtype=c32)
     with pytest.raises(TypeError, match="complex64"):
         sparse.COO.from_dense(z)
+
+
+def test_exact_prod_and_wide_reductions_on_device(device):
+    """The mantissa/exponent product and the sort path of the reductions use
+    the device's array module (CuPy's on CUDA)."""
+    a = np.full((2, 3000), 2.0)
+    a[:, 5] = 0.0
+    s = sparse.COO.from_dense(xp.asarray(a, device=device), fill_value=2.0)
+    got = sparse.prod(s, axis=1)
+    assert got.device == device
+    np.testing.assert_array_equal(np.asarray(got.todense().to_device("cpu")), [0, 0])
+    assert float(sparse.prod(s).to_device("cpu")) == 0.0
+    c = sparse.COO.from_dense(
+        xp.asarray(np.array([[1 + 1j, 0], [2j, 1]]), device=device), fill_value=0
+    )
+    assert_dense_equal(sparse.prod(c, axis=0), np.array([-2 + 2j, 0j]))
+    w = sparse.COO(
+        xp.asarray([[0, 1], [5, 99_999]], device=device),
+        xp.asarray([1.0, 2.0], device=device),
+        (2, 100_000),
+    )
+    for name in ("sum", "max", "mean", "any"):
+        r = getattr(sparse, name)(w, axis=0)
+        e = getattr(xp, name)(w.todense(), axis=0)
+        assert_dense_equal(r, np.asarray(e.to_device("cpu")))

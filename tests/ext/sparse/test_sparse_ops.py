@@ -395,7 +395,31 @@ def test_tensordot_axes_pairs_and_vecdot():
         sparse.tensordot(sa, sb, axes=([0], [0]))
     c = coo_of(np.array([[1 + 1j, 0], [0, 2j]]), 0)
     assert_dense_equal(sparse.vecdot(c, c), np.array([2 + 0j, 4 + 0j]))
-    assert_dense_equal(sparse.vecdot(sa, xp.asarray(a), axis=1), np.sum(a * a, axis=1))
+    assert_dense_equal(sparse.vecdot(sa, xp.asarray(a), axis=-2), np.sum(a * a, axis=1))
+
+
+@pytest.mark.parametrize(
+    ("s1", "s2", "axis"),
+    [
+        ((2, 3), (2, 3), 0),  # the standard allows negative axes only
+        ((2, 3), (2, 3), 1),
+        ((2, 3), (2, 3), -3),
+        ((2, 3), (3,), -2),  # counted within the smaller number of dimensions
+        ((2, 1), (2, 3), -1),  # the contracted axis is not broadcast
+        ((2, 3), (4, 3), -1),  # the other axes must broadcast
+        ((3,), (4,), -1),
+    ],
+)
+def test_vecdot_axis_and_shape_rules_match_dense(s1, s2, axis):
+    a = xp.ones(s1)
+    b = xp.ones(s2)
+    with pytest.raises((IndexError, ValueError)) as dense_exc:
+        xp.vecdot(a, b, axis=axis)
+    for x1, x2 in ((sparse.COO.from_dense(a), b), (a, sparse.COO.from_dense(b))):
+        with pytest.raises(dense_exc.type, match=r"vecdot\(\)"):
+            sparse.vecdot(x1, x2, axis=axis)
+    good = sparse.vecdot(sparse.COO.from_dense(xp.ones((4, 2, 3))), xp.ones((2, 3)))
+    assert_dense_equal(good, np.full((4, 2), 3.0))
 
 
 @given(dense_arrays(fills=(0, 1.5), min_dims=1), st.data())

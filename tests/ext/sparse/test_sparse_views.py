@@ -314,9 +314,11 @@ def test_read_only():
     v[0] = 3.0
     assert dense(s)[0, 0] == 3.0
     v._set_readonly(True)
-    s[1, 1] = 4.0  # the base stays writable
+    s[1][1] = 4.0  # a view not meeting the read-only one stays writable
     with pytest.raises(ReadOnlyError):
         v[1] = 0.0
+    with pytest.raises(ReadOnlyError):
+        s[1, 1] = 5.0  # as dense: the base shares the read-only view's entries
 
 
 def test_views_see_growth_and_shrinking():
