@@ -10,6 +10,7 @@ presence and signature checks only.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -72,6 +73,7 @@ def specials(dt: str) -> list:
     return vals
 
 
+@functools.cache
 def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     """Element values of dtype ``dt``; ``kind`` picks a domain."""
     if dt == "bool":
@@ -106,16 +108,48 @@ def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     return real
 
 
+def _cached(ctx: Any, key: tuple, make: Any) -> st.SearchStrategy:
+    # Strategies are immutable: building (and validating) one per draw was a
+    # third of the drawing time, so each is built once per run.
+    cache = ctx.__dict__.setdefault("_strategies", {})
+    s = cache.get(key)
+    if s is None:
+        s = cache[key] = make()
+    return s
+
+
 def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrategy:
     """Arrays of dtype ``dt`` drawn on the reference."""
-    return ctx.xps.arrays(getattr(ctx.refmod, dt), shape, elements=elements(dt, kind))
+    if not isinstance(shape, tuple):
+        return ctx.xps.arrays(
+            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
+        )
+    return _cached(
+        ctx,
+        ("arr", dt, shape, kind),
+        lambda: ctx.xps.arrays(
+            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
+        ),
+    )
 
 
 def shapes(
     ctx: Any, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
 ):
-    return ctx.xps.array_shapes(
-        min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+    return _cached(
+        ctx,
+        ("shapes", min_dims, max_dims, min_side, max_side),
+        lambda: ctx.xps.array_shapes(
+            min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+        ),
+    )
+
+
+def _mbs(ctx: Any, n: int, max_side: int) -> st.SearchStrategy:
+    return _cached(
+        ctx,
+        ("mbs", n, max_side),
+        lambda: ctx.xps.mutually_broadcastable_shapes(n, max_side=max_side),
     )
 
 
@@ -316,9 +350,7 @@ def _binary_features(
                 s1 = draw(shapes(ctx))
                 s2 = draw(st.sampled_from([s1, s1[1:], ()]))
             else:
-                s1, s2 = draw(
-                    ctx.xps.mutually_broadcastable_shapes(2, max_side=4)
-                ).input_shapes
+                s1, s2 = draw(_mbs(ctx, 2, max_side=4)).input_shapes
             x1 = draw(arr(ctx, dt, s1, kind_el1))
             x2 = draw(arr(ctx, dt, s2, kind_el2))
             return Call(
@@ -331,9 +363,7 @@ def _binary_features(
         @st.composite
         def b(draw, ctx, pair):
             d1, d2 = draw(st.sampled_from(pair))
-            s1, s2 = draw(
-                ctx.xps.mutually_broadcastable_shapes(2, max_side=3)
-            ).input_shapes
+            s1, s2 = draw(_mbs(ctx, 2, max_side=3)).input_shapes
             x1 = draw(arr(ctx, d1, s1, e1))
             x2 = draw(arr(ctx, d2, s2, e2))
             return Call(call_name, (Arr(x1, n1), Arr(x2, n2)))
@@ -1134,7 +1164,7 @@ def _bto(draw, ctx, dt):
 
 @_feature("default", "broadcast_arrays")
 def _barr(draw, ctx, dt):
-    s1, s2 = draw(ctx.xps.mutually_broadcastable_shapes(2, max_side=3)).input_shapes
+    s1, s2 = draw(_mbs(ctx, 2, max_side=3)).input_shapes
     return Call(
         "broadcast_arrays",
         (Arr(draw(arr(ctx, dt, s1)), "x1"), Arr(draw(arr(ctx, dt, s2)), "x2")),
@@ -1230,7 +1260,7 @@ _add(
 
 @_feature("default", "where")
 def _where(draw, ctx, dt):
-    s1, s2, s3 = draw(ctx.xps.mutually_broadcastable_shapes(3, max_side=3)).input_shapes
+    s1, s2, s3 = draw(_mbs(ctx, 3, max_side=3)).input_shapes
     c = draw(arr(ctx, "bool", s1))
     return Call(
         "where",
@@ -1513,7 +1543,7 @@ _two("Array.__imatmul__", _imm_shapes, mutates=(0,))
 @st.composite
 def _bshapes(draw, ctx, _):
     n = draw(st.integers(1, 3))
-    shapes_ = draw(ctx.xps.mutually_broadcastable_shapes(n, max_side=4)).input_shapes
+    shapes_ = draw(_mbs(ctx, n, max_side=4)).input_shapes
     return Call("broadcast_shapes", tuple(shapes_))
 
 

@@ -79,7 +79,8 @@ def test_a_deviation_exits_1_with_a_runnable_repro(tool, tmp_path):
     assert sign["verdict"] == "deviates"
     dev = sign["deviations"][0]
     assert set(dev) >= {"kind", "feature", "dtype", "device", "repro", "expected"}
-    assert dev["kind"] == "special-case"
+    # the special-value grid always shows it; drawn inputs may show it too
+    assert "special-case" in {d["kind"] for d in sign["deviations"]}
     assert "test_operators_and_elementwise_functions.py::test_sign" in xf.read_text()
 
 
