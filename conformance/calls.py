@@ -121,6 +121,11 @@ class Namespace:
         if isinstance(v, DT):
             return getattr(self.module, v.name)
         if v is DEV:
+            if self.device is None:
+                try:  # to_device(DEV) needs a device: the namespace's default
+                    return self.module.__array_namespace_info__().default_device()
+                except Exception:
+                    return None
             return self.device
         if isinstance(v, list):
             return [self.value(a) for a in v]

@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from .calls import DEV, DT, Arr, Call, to_numpy
-from .checks import Finding, Options, check_array, values_close
+from .checks import Finding, Options, check_array, describe, values_close
 from .registry import Feature
 
 __all__ = ["FEATURES", "aat_test_id", "dtypes_of"]
@@ -843,15 +843,45 @@ def _astype(draw, ctx, dt):
 
 
 _add("astype", Feature("safe-casts", "any", _astype))
+
+
+@st.composite
+def _astype_to_int(draw, ctx, dt):
+    to = draw(st.sampled_from(KINDS["integral"]))
+    lo = 0.0 if to.startswith("uint") else -100.0
+    vals = st.floats(lo, 100.0, width=32 if dt == "float32" else 64)
+    x = draw(ctx.xps.arrays(getattr(ctx.refmod, dt), draw(shapes(ctx)), elements=vals))
+    return Call("astype", (Arr(x), DT(to)))
+
+
+# Finite floats in range cast to integers by truncation (NaN and infinities
+# are left to the implementation).
+_add(
+    "astype",
+    Feature("float-to-integer", "real floating", _astype_to_int, elementwise=True),
+)
+
+
+def _all_pairs(name, cls=DT):
+    def table(ctx):
+        return [
+            Call(name, (cls(a), cls(b)))
+            for a in KINDS["any"]
+            for b in KINDS["any"]
+            if name != "result_type" or _promotes(ctx, a, b)
+        ]
+
+    return table
+
+
 _add(
     "result_type",
     Feature(
         "dtypes",
         "none",
-        lambda ctx, _: st.sampled_from(
-            [(a, b) for a in KINDS["any"] for b in KINDS["any"] if _promotes(ctx, a, b)]
-        ).map(lambda p: Call("result_type", (DT(p[0]), DT(p[1])))),
+        lambda ctx, _: None,
         compare=compare_dtype_result,
+        table=_all_pairs("result_type"),
     ),
 )
 
@@ -866,13 +896,7 @@ def _promotes(ctx, a, b):
 
 _add(
     "can_cast",
-    Feature(
-        "dtypes",
-        "none",
-        lambda ctx, _: st.tuples(
-            st.sampled_from(KINDS["any"]), st.sampled_from(KINDS["any"])
-        ).map(lambda p: Call("can_cast", (DT(p[0]), DT(p[1])))),
-    ),
+    Feature("dtypes", "none", lambda ctx, _: None, table=_all_pairs("can_cast")),
 )
 _add(
     "isdtype",
@@ -1104,6 +1128,13 @@ def _squeeze(draw, ctx, dt):
     return Call("squeeze", (Arr(draw(arr(ctx, dt, s))),), {"axis": i})
 
 
+@_feature("non-unit-axis", "squeeze", expect_raise=True)
+def _squeeze_bad(draw, ctx, dt):
+    s = draw(shapes(ctx, min_dims=1, min_side=2))
+    i = draw(st.integers(-len(s), len(s) - 1))
+    return Call("squeeze", (Arr(draw(arr(ctx, dt, s))),), {"axis": i})
+
+
 @_feature("shift,axis", "roll")
 def _roll(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx)))
@@ -1137,6 +1168,23 @@ def _concat(draw, ctx, dt):
     return Call("concat", (xs,), {"axis": axis})
 
 
+@_feature("axis=None", "concat")
+def _concat_flat(draw, ctx, dt):
+    xs = [
+        Arr(draw(arr(ctx, dt, draw(shapes(ctx)))), f"x{i + 1}")
+        for i in range(draw(st.integers(1, 3)))
+    ]
+    return Call("concat", (xs,), {"axis": None})
+
+
+@_feature("incompatible-shapes", "concat", expect_raise=True)
+def _concat_bad(draw, ctx, dt):
+    s = draw(shapes(ctx, min_dims=2, min_side=1))
+    t = (*s[:-1], s[-1] + 1)
+    xs = [Arr(draw(arr(ctx, dt, s)), "x1"), Arr(draw(arr(ctx, dt, t)), "x2")]
+    return Call("concat", (xs,), {"axis": 0})
+
+
 @_feature("axis", "stack")
 def _stack(draw, ctx, dt):
     s = draw(shapes(ctx))
@@ -1168,6 +1216,16 @@ def _barr(draw, ctx, dt):
     return Call(
         "broadcast_arrays",
         (Arr(draw(arr(ctx, dt, s1)), "x1"), Arr(draw(arr(ctx, dt, s2)), "x2")),
+    )
+
+
+@_feature("incompatible-shapes", "broadcast_arrays", expect_raise=True)
+def _barr_bad(draw, ctx, dt):
+    s = draw(shapes(ctx, min_dims=1, min_side=2))
+    t = (*s[:-1], s[-1] + 1)
+    return Call(
+        "broadcast_arrays",
+        (Arr(draw(arr(ctx, dt, s)), "x1"), Arr(draw(arr(ctx, dt, t)), "x2")),
     )
 
 
@@ -1272,6 +1330,15 @@ def _where(draw, ctx, dt):
     )
 
 
+@_feature("python-scalar", "where", "numeric", versions=V24)
+def _where_scalar(draw, ctx, dt):
+    s1, s2 = draw(_mbs(ctx, 2, max_side=3)).input_shapes
+    c = Arr(draw(arr(ctx, "bool", s1)), "condition")
+    x = Arr(draw(arr(ctx, dt, s2)), "x")
+    v = draw(_scalar_for(dt, "finite"))
+    return Call("where", (c, x, v) if draw(st.booleans()) else (c, v, x))
+
+
 @_feature("default", "nonzero")
 def _nonzero(draw, ctx, dt):
     return Call("nonzero", (Arr(draw(arr(ctx, dt, shapes(ctx, min_dims=1), "unit"))),))
@@ -1281,14 +1348,26 @@ def _set(name, fields):
     def b(ctx, dt):
         return arr(ctx, dt, shapes(ctx), "unit").map(lambda x: Call(name, (Arr(x),)))
 
-    return Feature("default", "real numeric", b, compare=compare_unique(fields))
+    def nan(ctx, dt):
+        # every NaN is a distinct value; +0 and -0 are one
+        return arr(ctx, dt, shapes(ctx, min_dims=1), "special").map(
+            lambda x: Call(name, (Arr(x),))
+        )
+
+    return (
+        Feature("default", "real numeric", b, compare=compare_unique(fields)),
+        Feature(
+            "nan,signed-zero", "real floating", nan, compare=compare_unique(fields)
+        ),
+    )
 
 
-_add("unique_values", _set("unique_values", ("values",)))
-_add("unique_counts", _set("unique_counts", ("values", "counts")))
-_add("unique_inverse", _set("unique_inverse", ("values", "inverse_indices")))
+_add("unique_values", *_set("unique_values", ("values",)))
+_add("unique_counts", *_set("unique_counts", ("values", "counts")))
+_add("unique_inverse", *_set("unique_inverse", ("values", "inverse_indices")))
 _add(
-    "unique_all", _set("unique_all", ("values", "indices", "inverse_indices", "counts"))
+    "unique_all",
+    *_set("unique_all", ("values", "indices", "inverse_indices", "counts")),
 )
 
 
@@ -1524,7 +1603,9 @@ def _two(
 def _mm_shapes(draw):
     n, k, m = (draw(st.integers(1, 4)) for _ in range(3))
     b = draw(st.sampled_from([(), (2,)]))
-    return (*b, n, k), (k, m) if draw(st.booleans()) else (*b, k, m), {}
+    s1 = (k,) if draw(st.integers(0, 3)) == 0 else (*b, n, k)  # 1-D operands too
+    s2 = (k,) if draw(st.integers(0, 3)) == 0 else (k, m)
+    return s1, s2 if draw(st.booleans()) or len(s2) == 1 else (*b, k, m), {}
 
 
 for _n in ("matmul", "linalg.matmul", "Array.__matmul__"):
@@ -1676,6 +1757,205 @@ for _n in ("fftshift", "ifftshift"):
             "axes", "floating", lambda ctx, dt, _n=_n: _shift(ctx, dt, f"fft.{_n}")
         ),
     )
+
+
+# --- indexing, conversions, devices, interchange ----------------------------------------
+
+
+def _index_key(draw, shape):
+    """A basic index for ``shape``: integers, slices (any step), None, Ellipsis."""
+    key: list = []
+    dims = list(shape)
+    use_ellipsis = bool(dims) and draw(st.booleans())
+    n = draw(st.integers(0, len(dims)))
+    for side in dims[:n]:
+        c = draw(st.integers(0, 3))
+        if c == 0 and side:
+            key.append(draw(st.integers(-side, side - 1)))
+        elif c == 1:
+            key.append(None)
+            key.append(slice(None))
+        else:
+            start = draw(st.none() | st.integers(-side - 1, side + 1))
+            stop = draw(st.none() | st.integers(-side - 1, side + 1))
+            step = draw(st.none() | st.sampled_from([1, 2, 3, -1, -2]))
+            key.append(slice(start, stop, step))
+    if use_ellipsis:  # after the keys of the leading axes, or before all of them
+        key.insert(len(key) if n < len(dims) or draw(st.booleans()) else 0, Ellipsis)
+    return key[0] if len(key) == 1 and draw(st.booleans()) else tuple(key)
+
+
+@_feature("basic", "Array.__getitem__", opts=Options(EXACT, True))
+def _getitem(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, max_side=5)))
+    return Call("Array.__getitem__", (Arr(x), _index_key(draw, tuple(x.shape))))
+
+
+@_feature("boolean-mask", "Array.__getitem__", opts=Options(EXACT, True))
+def _getitem_mask(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
+    k = draw(st.integers(1, x.ndim))
+    m = draw(arr(ctx, "bool", tuple(x.shape[:k])))
+    return Call("Array.__getitem__", (Arr(x), Arr(m, "mask")))
+
+
+@_feature("integer-array", "Array.__getitem__", opts=Options(EXACT, True), versions=V24)
+def _getitem_int(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    n = x.shape[0]
+    i = draw(
+        ctx.xps.arrays(
+            ctx.refmod.int64,
+            draw(shapes(ctx, max_dims=2)),
+            elements=st.integers(-n, n - 1),
+        )
+    )
+    return Call("Array.__getitem__", (Arr(x), (Arr(i, "i"), Ellipsis)))
+
+
+def _setitem_value(draw, ctx, dt, shape):
+    if draw(st.booleans()):
+        return draw(_scalar_for(dt, "finite"))
+    vshape = draw(st.sampled_from([shape, shape[1:], ()]))
+    return Arr(draw(arr(ctx, dt, vshape)), "v")
+
+
+@_feature("basic", "Array.__setitem__", opts=Options(EXACT, True), result_arg=0)
+def _setitem(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, max_side=5)))
+    key = _index_key(draw, tuple(x.shape))
+    view = np.empty(tuple(x.shape), dtype=bool)[key]
+    value = _setitem_value(draw, ctx, dt, view.shape)
+    return Call("Array.__setitem__", (Arr(x), key, value), mutates=(0,))
+
+
+@_feature("boolean-mask", "Array.__setitem__", opts=Options(EXACT, True), result_arg=0)
+def _setitem_mask(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
+    m = draw(arr(ctx, "bool", tuple(x.shape)))
+    value = draw(_scalar_for(dt, "finite"))
+    return Call("Array.__setitem__", (Arr(x), Arr(m, "mask"), value), mutates=(0,))
+
+
+_CONVERSIONS = {
+    "__bool__": "any",
+    "__int__": "integer or boolean",
+    "__index__": "integral",
+    "__float__": "real numeric",
+    "__complex__": "numeric",
+}
+for _m, _k in _CONVERSIONS.items():
+
+    def _conv(method):
+        @st.composite
+        def b(draw, ctx, dt):
+            x = draw(arr(ctx, dt, (), "special" if dt.startswith("float") else "full"))
+            return Call(f"Array.{method}", (Arr(x),))
+
+        return b
+
+    _add(
+        f"Array.{_m}",
+        Feature("0-d", _k, _conv(_m), Options(EXACT, True)),
+    )
+
+
+@_feature("device", "Array.to_device", opts=Options(EXACT, True))
+def _to_device(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx)))
+    return Call("Array.to_device", (Arr(x), DEV))
+
+
+def _compare_dlpack_device(ref_out, tgt_out, call, ctx):
+    ok = (
+        isinstance(tgt_out, tuple)
+        and len(tgt_out) == 2
+        and all(isinstance(int(v), int) for v in tgt_out)
+        and 1 <= int(tgt_out[0]) <= 17
+    )
+    return [] if ok else [Finding("value", f"returned {tgt_out!r}")]
+
+
+@_feature("tuple", "Array.__dlpack_device__", compare=_compare_dlpack_device)
+def _dlpack_device(draw, ctx, dt):
+    return Call("Array.__dlpack_device__", (Arr(draw(arr(ctx, dt, shapes(ctx)))),))
+
+
+def _compare_capsule(ref_out, tgt_out, call, ctx):
+    name = type(tgt_out).__name__
+    if name != "PyCapsule":
+        return [Finding("value", f"returned a {name}, expected a DLPack capsule")]
+    return []
+
+
+@_feature("capsule", "Array.__dlpack__", compare=_compare_capsule)
+def _dlpack(draw, ctx, dt):
+    return Call("Array.__dlpack__", (Arr(draw(arr(ctx, dt, shapes(ctx)))),))
+
+
+def _compare_namespace(ref_out, tgt_out, call, ctx):
+    missing = [
+        n
+        for n in ("asarray", "__array_namespace_info__", "add")
+        if not hasattr(tgt_out, n)
+    ]
+    if missing:
+        return [Finding("value", f"returned {tgt_out!r}, which has no {missing[0]}")]
+    return []
+
+
+@_feature("namespace", "Array.__array_namespace__", compare=_compare_namespace)
+def _array_namespace(draw, ctx, dt):
+    return Call("Array.__array_namespace__", (Arr(draw(arr(ctx, dt, ()))),))
+
+
+# --- eigenvalues of general matrices (2025.12) ---------------------------------------------
+
+
+def _eig_compare(vectors):
+    def compare(ref_out, tgt_out, call, ctx):
+        outs = _outs(tgt_out, 2) if vectors else [tgt_out]
+        if outs is None:
+            return [Finding("value", f"returned {describe(tgt_out)}, expected (w, v)")]
+        refs = list(ref_out) if vectors else [ref_out]
+        found = _meta(refs, outs, ctx)
+        if found:
+            return found
+        x = call.args[0].numpy().astype(np.complex128)
+        w = to_numpy(outs[0]).astype(np.complex128)
+        rw = to_numpy(refs[0]).astype(np.complex128)
+        eps = float(
+            np.finfo(
+                np.float32
+                if call.args[0].dtype_name in ("float32", "complex64")
+                else np.float64
+            ).eps
+        )
+        scale = float(np.abs(x).max()) * max(x.shape[-1], 1) + 1.0
+        tol = scale * eps**0.5 * 4
+        d = np.abs(w[..., :, None] - rw[..., None, :])
+        if w.size and (d.min(-1).max() > tol or d.min(-2).max() > tol):
+            return [Finding("value", "eigenvalues differ from the reference's")]
+        if vectors:
+            v = to_numpy(outs[1]).astype(np.complex128)
+            resid = np.abs(x @ v - v * w[..., None, :]).max() if v.size else 0.0
+            if resid > tol:
+                return [Finding("value", f"x @ v != v * w (residual {resid:.3g})")]
+        return []
+
+    return compare
+
+
+for _n, _vec in (("linalg.eig", True), ("linalg.eigvals", False)):
+    _lin(
+        _n,
+        (lambda name: lambda draw, ctx, dt: Call(name, (Arr(_matrix(draw, ctx, dt)),)))(
+            _n
+        ),
+        compare=_eig_compare(_vec),
+        versions=V25,
+    )
+_add("fft.irfftn", *_fft("fft.irfftn", "complex floating", nd=True, hermitian_out=True))
 
 
 # --- array-api-tests ids -----------------------------------------------------------------

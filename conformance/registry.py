@@ -69,6 +69,9 @@ class Feature:
     table : callable, optional
         ``table(ctx) -> list[Call]``: a deterministic table of calls run instead
         of drawing (the promotion table of binary functions).
+    result_arg : int, optional
+        Compare this argument, as it is after the call, instead of the return
+        value (``__setitem__`` returns None and changes ``self``).
     """
 
     name: str
@@ -82,6 +85,7 @@ class Feature:
     elementwise: bool = False  # a failing element can be isolated for the repro
     explicit: Callable | None = None  # explicit(ctx, dtype) -> list[Call], run first
     table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
+    result_arg: int | None = None  # compare this argument after the call (setitem)
 
 
 @dataclass

@@ -1,14 +1,19 @@
-"""Mutant namespaces: a good library with one realistic bug injected each.
+"""Mutant namespaces: array-api-strict with one realistic bug injected each.
 
-``import conformance.mutants.<name>`` gives ``ocean_array_api`` (at the
-version ``OCEAN_ARRAY_API_VERSION`` selects) with the bug :data:`MUTANTS`
-describes, so any tool that takes a namespace module can be measured on it::
+``import conformance.mutants.<name>`` gives ``array_api_strict`` with the bug
+:data:`MUTANTS` describes, so any tool that takes a namespace module can be
+measured on it::
 
     python -m conformance conformance.mutants.var_ignores_correction --only var
     ARRAY_API_TESTS_MODULE=conformance.mutants.var_ignores_correction pytest ...
 
 Each mutant names the function it breaks (``only``), the deviation kinds that
-count as catching it, and the device to test on when the bug is a device bug.
+count as catching it, its category (promotion, values, special cases, keywords,
+shapes, errors, linalg, fft, device, mutation) and the device to test on when
+the bug is a device bug.  The base is the real array-api-strict, a library
+other than the tool's reference, so a catch is a difference the tool finds
+between two independent implementations; :mod:`conformance.mutants.measure`
+counts only deviations the unmutated base does not show.
 """
 
 from __future__ import annotations
@@ -37,14 +42,52 @@ class Mutant:
     patch: Callable[[Any, Any], dict[str, Any]]  # (mutant module, base) -> {name: new}
     device: str | None = None
     aat_test: str = ""  # array-api-tests file::test for the comparison
+    category: str = ""
 
 
 MUTANTS: dict[str, Mutant] = {}
 
 
-def _mutant(name, only, kinds, description, device=None, aat=""):
+_CATEGORY = {  # of the first mutants, registered before categories were recorded
+    "var_ignores_correction": "keywords",
+    "fft_ortho_as_backward": "fft",
+    "searchsorted_ignores_side": "keywords",
+    "hypot_overflows": "values",
+    "sign_negative_zero": "special cases",
+    "reshape_truncates": "errors",
+    "add_int8_uint8_is_int8": "promotion",
+    "floor_divide_truncates": "values",
+    "remainder_is_fmod": "values",
+    "sqrt_loses_negative_zero": "special cases",
+    "sum_ignores_keepdims": "keywords",
+    "mean_float32_to_float64": "promotion",
+    "argsort_descending_unstable": "keywords",
+    "sort_in_place": "mutation",
+    "expand_dims_negative_axis": "shapes",
+    "unique_inverse_flat": "shapes",
+    "inv_transposed": "linalg",
+    "eigh_descending": "linalg",
+    "vector_norm_inf_as_2": "linalg",
+    "rfft_ignores_n": "fft",
+    "multiply_uint8_int8_is_uint8": "promotion",
+    "cumulative_sum_no_initial": "keywords",
+    "ones_like_default_device": "device",
+    "log1p_naive": "values",
+}
+
+
+def _mutant(name, only, kinds, description, device=None, aat="", category=""):
     def deco(fn):
-        MUTANTS[name] = Mutant(name, description, only, tuple(kinds), fn, device, aat)
+        MUTANTS[name] = Mutant(
+            name,
+            description,
+            only,
+            tuple(kinds),
+            fn,
+            device,
+            aat,
+            category or _CATEGORY.get(name, ""),
+        )
         return fn
 
     return deco
@@ -194,10 +237,13 @@ def _(m, xp):
 def _(m, xp):
     @_wrap(xp.floor_divide)
     def floor_divide(x1, x2, /):
-        q = xp.divide(x1, x2)
-        if xp.isdtype(xp.result_type(x1, x2), "integral"):
-            return xp.astype(xp.trunc(q), xp.result_type(x1, x2))
-        return xp.trunc(q)
+        q = xp.floor_divide(x1, x2)
+        dt = q.dtype
+        a, b = xp.asarray(x1, dtype=dt), xp.asarray(x2, dtype=dt)
+        if xp.isdtype(dt, "integral"):
+            r = xp.remainder(a, b)
+            return xp.where(r != 0, q + xp.astype((a < 0) != (b < 0), dt), q)
+        return xp.trunc(a / b)
 
     return {"floor_divide": floor_divide}
 
@@ -437,7 +483,7 @@ def _(m, xp):
     "ones_like",
     ["device"],
     "ones_like() puts its result on the default device, not x's",
-    device="cpu:1",
+    device="device1",
     aat="array_api_tests/test_creation_functions.py::test_ones_like",
 )
 def _(m, xp):
@@ -463,24 +509,9 @@ def _(m, xp):
     return {"log1p": log1p}
 
 
-@_mutant(
-    "isin_ignores_invert",
-    "isin",
-    ["value"],
-    "isin() ignores `invert`",
-    aat="array_api_tests/test_set_functions.py::test_isin",
-)
-def _(m, xp):
-    @_wrap(xp.isin)
-    def isin(x1, x2, /, *, invert=False):
-        return xp.isin(x1, x2)
-
-    return {"isin": isin}
-
-
 def build(name: str) -> types.ModuleType:
     """Build the namespace module ``conformance.mutants.<name>``."""
-    import ocean_array_api as xp
+    import array_api_strict as xp
 
     mutant = MUTANTS[name]
     mod = types.ModuleType(f"{__name__}.{name}", mutant.description)
@@ -523,3 +554,5 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
+
+from . import _more  # noqa: E402, F401  (registers the other mutants)
