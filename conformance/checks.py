@@ -49,10 +49,13 @@ class Finding:
 
 
 def _is_array(x: Any) -> bool:
+    # array_api_compat namespaces return the library's own arrays (torch
+    # tensors, dask arrays), which have no __array_namespace__ method
     return (
         hasattr(x, "shape")
         and hasattr(x, "dtype")
-        and hasattr(x, "__array_namespace__")
+        and hasattr(x, "ndim")
+        and not isinstance(x, (tuple, list, np.generic))
     )
 
 
@@ -268,10 +271,11 @@ def check_array(
         except Exception:
             same_dev = False
         if not same_dev:
+            where_ = (
+                f"on {got.device!r}" if hasattr(got, "device") else "without .device"
+            )
             out.append(
-                Finding(
-                    "device", f"result is on {got.device!r}, expected {device!r}{at}"
-                )
+                Finding("device", f"result is {where_}, expected {device!r}{at}")
             )
     if not opts.check_values:
         return out
