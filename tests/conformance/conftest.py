@@ -39,3 +39,15 @@ def run_tool(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 @pytest.fixture
 def tool():
     return run_tool
+
+
+def pytest_collection_modifyitems(config, items):
+    # every mutant at default settings takes minutes: opt-in only
+    if os.environ.get("OCEAN_CONFORMANCE_MUTANTS") == "1" or (
+        "conformance_mutants" in (config.option.markexpr or "")
+    ):
+        return
+    skipped = [i for i in items if i.get_closest_marker("conformance_mutants")]
+    if skipped:
+        config.hook.pytest_deselected(items=skipped)
+        items[:] = [i for i in items if not i.get_closest_marker("conformance_mutants")]
