@@ -53,7 +53,7 @@ def summary(records: list[Record], opts: Options, seconds: float) -> str:
     kinds = Counter(r.kind or r.verdict for r in _deviations(records))
     lines = [
         f"ocean-conformance {opts.target} (standard {opts.version}, device {opts.device or 'default'}, "
-        f"{opts.examples} examples per cell, seed {opts.seed})",
+        f"{opts.examples} calls per cell, seed {opts.seed})",
         f"{len(verdicts)} names, {len(records)} checks in {seconds:.1f} s: "
         + ", ".join(f"{counts[v]} {v}" for v in _ORDER if counts[v]),
     ]
