@@ -160,7 +160,8 @@ def make_context(opts: Options) -> Ctx:
         tdt = {n for n in KINDS["any"] if hasattr(target, n)}
     return Ctx(
         ref=Namespace(ref),
-        tgt=Namespace(target, device, opts.device or ""),
+        # repros find the device by its str(), which may differ from the label
+        tgt=Namespace(target, device, str(device) if device is not None else ""),
         target_name=opts.target,
         version=opts.version,
         xps=make_strategies_namespace(ref, api_version=opts.version),
@@ -405,7 +406,9 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
         rec.kind = f.kind
         rec.message = "; ".join(x.message for x in d.findings[:3])
         rec.expected = d.expected
-        rec.repro = render_repro(d.call, ctx.target_name, d.expected, ctx.device_label)
+        rec.repro = render_repro(
+            d.call, ctx.target_name, d.expected, ctx.tgt.device_label
+        )
     except _Untestable as e:
         rec.verdict, rec.message = "untestable", str(e)
     except (Unsatisfiable, FailedHealthCheck) as e:
@@ -480,7 +483,9 @@ def _run_table(entry: Entry, feature: Any, ctx: Ctx, rec: Record) -> Record:
         rec.dtype = ",".join(a.dtype_name for a in d.call.arrays())
         rec.message = f"{f.message} ({len(failures)} of {rec.examples} dtype pairs)"
         rec.expected = d.expected
-        rec.repro = render_repro(d.call, ctx.target_name, d.expected, ctx.device_label)
+        rec.repro = render_repro(
+            d.call, ctx.target_name, d.expected, ctx.tgt.device_label
+        )
     return rec
 
 

@@ -99,22 +99,36 @@ def _run_repro(code: str) -> str:
 
 
 def test_repros_run_and_show_the_bug():
-    for name, device in (
-        ("sign_negative_zero", None),
-        ("add_int8_uint8_is_int8", None),
-        ("ones_like_default_device", "cpu:1"),
+    # Each repro runs against the mutant alone and prints something else than
+    # the same lines run against the unmutated array-api-strict.
+    for name in (
+        "sign_negative_zero",
+        "add_int8_uint8_is_int8",
+        "ones_like_default_device",
     ):
         m = MUTANTS[name]
         records = run_entries(
             [m.only],
             Options(
-                f"conformance.mutants.{name}", quick=True, device=device, database=None
+                f"conformance.mutants.{name}",
+                quick=True,
+                device=m.device,
+                database=None,
             ),
         )
         bad = [r for r in records if r.verdict == "deviates"]
         assert bad, name
-        out = _run_repro(bad[0].repro)
+        code = bad[0].repro
+        assert code.splitlines()[-1].startswith("# expected: "), code
+        out = _run_repro(code)
+        base = _run_repro(
+            code.replace(
+                f"import conformance.mutants.{name} as xp",
+                "import array_api_strict as xp",
+            )
+        )
         assert out.strip(), name
+        assert out != base, (name, code, out)
 
 
 def test_repro_literals_survive_special_values():
