@@ -1,5 +1,15 @@
 """Conformance tooling for ocean_array_api and other Array API libraries.
 
+- ``python -m conformance TARGET`` (also the ``ocean-conformance`` script):
+  test any array namespace against the standard, differentially, with
+  ``ocean_array_api`` as the reference (:mod:`conformance.__main__`; see
+  ``docs/dev/conformance_tool.md``).  Its parts: :mod:`conformance.registry`
+  (one entry per standard name, from the spec tables in ``_spec/``),
+  :mod:`conformance.families` (the differential features),
+  :mod:`conformance.checks`, :mod:`conformance.calls` (recorded calls and
+  repros), :mod:`conformance.runner` and :mod:`conformance.report`.
+- :mod:`conformance.mutants`: namespaces with one injected bug each, to measure
+  bug-finding power.
 - ``array-api-tests-xfails.txt``: known failures in the official suite (none).
 - :mod:`conformance.compute_mode_plugin`: a pytest plugin that runs a whole test
   session (e.g. the official suite) inside ``ocean_ext.compute_mode(...)``.

@@ -1,0 +1,145 @@
+"""``python -m conformance TARGET``: test an array namespace against the standard.
+
+Exit status: 0 when the target conforms, 1 when it deviates, 2 when the tool
+could not run (with a one-line reason on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ocean-conformance",
+        description="Test an array library's namespace against the Python Array API "
+        "standard, differentially, with ocean_array_api as the reference.",
+    )
+    p.add_argument(
+        "target",
+        help="importable namespace module (numpy, array_api_strict, array_api_compat.torch, ...)",
+    )
+    p.add_argument(
+        "--version",
+        default="2025.12",
+        choices=("2023.12", "2024.12", "2025.12"),
+        help="revision of the standard (default 2025.12)",
+    )
+    p.add_argument(
+        "--device",
+        help="a device of the target's __array_namespace_info__().devices(), e.g. cuda:0 or cpu:1",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="12 calls per cell and one dtype per size class",
+    )
+    p.add_argument(
+        "--max-examples",
+        type=int,
+        metavar="N",
+        help="calls drawn per (name, feature, dtype) cell, four per Hypothesis example (default 32, 12 with --quick)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed: the same seed gives the same verdicts (default 0)",
+    )
+    p.add_argument(
+        "--only",
+        metavar="NAME[,NAME...]",
+        help="standard names (or prefixes: linalg, fft, Array) to test",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="parallel worker processes",
+    )
+    p.add_argument("--json", metavar="PATH", help="write the JSON report")
+    p.add_argument("--html", metavar="PATH", help="write a static HTML report")
+    p.add_argument("--markdown", metavar="PATH", help="write a Markdown report")
+    p.add_argument(
+        "--xfails",
+        metavar="PATH",
+        help="write an array-api-tests xfails file for the deviations",
+    )
+    p.add_argument(
+        "--database",
+        default=".conformance-db",
+        metavar="DIR",
+        help="replay database of failing examples ('' to disable)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        from .runner import Options, TargetError, run
+    except Exception as e:  # pragma: no cover - broken installation
+        print(f"ocean-conformance: cannot load the tool: {e}", file=sys.stderr)
+        return 2
+    if args.jobs < 1 or (args.max_examples is not None and args.max_examples < 1):
+        print(
+            "ocean-conformance: -j and --max-examples must be positive", file=sys.stderr
+        )
+        return 2
+
+    def progress(done: int, total: int, name: str) -> None:
+        sys.stderr.write(f"\r[{done}/{total}] {name[:40]:<40}")
+        sys.stderr.flush()
+
+    opts = Options(
+        target=args.target,
+        version=args.version,
+        device=args.device,
+        quick=args.quick,
+        max_examples=args.max_examples,
+        seed=args.seed,
+        only=tuple(n.strip() for n in args.only.split(",") if n.strip())
+        if args.only
+        else (),
+        jobs=args.jobs,
+        database=args.database or None,
+        progress=None if args.quiet or not sys.stderr.isatty() else progress,
+    )
+    try:
+        records, seconds = run(opts)
+    except TargetError as e:
+        print(f"ocean-conformance: {e}", file=sys.stderr)
+        return 2
+    from . import report
+
+    if opts.progress is not None:
+        sys.stderr.write("\n")
+    print(report.summary(records, opts, seconds))
+    try:
+        if args.json:
+            report.write_json(args.json, report.to_json(records, opts, seconds))
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(report.to_markdown(records, opts, seconds))
+        if args.html:
+            with open(args.html, "w") as f:
+                f.write(report.to_html(records, opts, seconds))
+        if args.xfails:
+            with open(args.xfails, "w") as f:
+                f.write(report.to_xfails(records, opts))
+    except OSError as e:
+        print(f"ocean-conformance: cannot write a report: {e}", file=sys.stderr)
+        return 2
+    bad = any(r.verdict in ("deviates", "crashes", "missing") for r in records)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

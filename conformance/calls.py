@@ -1,0 +1,265 @@
+"""Recorded calls: one description drives the reference, the target and the repro.
+
+A :class:`Call` names a standard function (``"sign"``, ``"linalg.eigh"``,
+``"Array.__add__"``) and holds its arguments as drawn on the reference.  Arrays
+are wrapped in :class:`Arr`, dtypes in :class:`DT` and the device in :data:`DEV`,
+so the same call can be *materialised* on either namespace and *rendered* as a
+few lines of plain Python against the target alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DEV", "DT", "Arr", "Call", "Namespace", "render_repro", "to_numpy"]
+
+
+@dataclass(frozen=True)
+class DT:
+    """A dtype argument, by its standard name (``DT("float32")``)."""
+
+    name: str
+
+
+class _Dev:
+    """The device argument: the reference's default or the target's ``--device``."""
+
+    def __repr__(self) -> str:
+        return "DEV"
+
+
+DEV = _Dev()
+
+
+@dataclass(eq=False)
+class Arr:
+    """An array argument, drawn on the reference; ``name`` is used in repros."""
+
+    value: Any  # an ocean_array_api array
+    name: str = "x"
+
+    def numpy(self) -> np.ndarray:
+        return np.asarray(self.value)
+
+    @property
+    def dtype_name(self) -> str:
+        return str(self.value.dtype)
+
+
+@dataclass(eq=False)
+class Call:
+    """One call of a standard function with recorded arguments."""
+
+    name: str
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    # argument positions an in-place operation may modify (``__iadd__``'s self)
+    mutates: tuple[int, ...] = ()
+
+    def arrays(self) -> list[Arr]:
+        out = [a for a in self.args if isinstance(a, Arr)]
+        out += [v for v in self.kwargs.values() if isinstance(v, Arr)]
+        for a in self.args:
+            if isinstance(a, (list, tuple)):
+                out += [b for b in a if isinstance(b, Arr)]
+        return out
+
+
+class Namespace:
+    """A namespace (reference or target) with the device its arrays live on.
+
+    Parameters
+    ----------
+    module : module
+        The array namespace.
+    device : object or None
+        The device object of ``module`` to put every input on (``None``: default).
+    device_label : str
+        How the user named the device (``"cpu:1"``), for repros.
+    """
+
+    def __init__(self, module: Any, device: Any = None, device_label: str = "") -> None:
+        self.module = module
+        self.device = device
+        self.device_label = device_label
+
+    def resolve(self, name: str) -> Any:
+        """Return the callable for a standard name (``linalg.eigh``, ``info.dtypes``)."""
+        obj = self.module
+        head, _, rest = name.partition(".")
+        if head == "info":
+            return getattr(self.module.__array_namespace_info__(), rest)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    def array(self, arr: Arr) -> Any:
+        """Put a fresh copy of a reference array on this namespace's device."""
+        src = arr.value
+        host = np.array(np.asarray(src), copy=True)
+        xp = self.module
+        kw = {} if self.device is None else {"device": self.device}
+        try:
+            out = xp.from_dlpack(host, **kw)
+            if out.shape != host.shape:  # pragma: no cover - defensive
+                raise ValueError
+            return out
+        except Exception:
+            pass
+        dtype = getattr(xp, str(src.dtype))
+        return xp.asarray(
+            host.tolist() if host.ndim else host.item(), dtype=dtype, **kw
+        )
+
+    def value(self, v: Any) -> Any:
+        if isinstance(v, Arr):
+            return self.array(v)
+        if isinstance(v, DT):
+            return getattr(self.module, v.name)
+        if v is DEV:
+            if self.device is None:
+                try:  # to_device(DEV) needs a device: the namespace's default
+                    return self.module.__array_namespace_info__().default_device()
+                except Exception:
+                    return None
+            return self.device
+        if isinstance(v, list):
+            return [self.value(a) for a in v]
+        if isinstance(v, tuple):
+            return tuple(self.value(a) for a in v)
+        return v
+
+    def materialize(self, call: Call) -> tuple[Any, tuple, dict]:
+        """Return ``(function, args, kwargs)`` ready to run on this namespace."""
+        args = tuple(self.value(a) for a in call.args)
+        kwargs = {k: self.value(v) for k, v in call.kwargs.items()}
+        if call.name.startswith("Array."):
+            method = call.name.split(".", 1)[1]
+            fn = getattr(args[0], method)
+            return fn, args[1:], kwargs
+        if call.name.startswith("dtype."):
+            return getattr(args[0], call.name.split(".", 1)[1]), args[1:], kwargs
+        return self.resolve(call.name), args, kwargs
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    """Return the host values of an array of any namespace."""
+    try:
+        return np.asarray(x)
+    except Exception:
+        pass
+    try:
+        return np.from_dlpack(x)
+    except Exception:
+        pass
+    try:  # another device: ask the array to copy itself to the host
+        return np.from_dlpack(x, device="cpu")
+    except Exception:
+        pass
+    for name in ("get", "numpy", "cpu"):
+        if hasattr(x, name):
+            return np.asarray(getattr(x, name)())
+    msg = f"cannot read the values of {type(x).__name__} on the host"
+    raise TypeError(msg)
+
+
+# --- repros ------------------------------------------------------------------
+
+
+def _lit(v: Any) -> str:
+    """A Python literal for a scalar, valid for NaN, infinities and -0.0."""
+    if isinstance(v, bool) or v is None:
+        return repr(v)
+    if isinstance(v, complex):
+        return f"complex({_lit(v.real)}, {_lit(v.imag)})"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "float('nan')"
+        if math.isinf(v):
+            return "float('inf')" if v > 0 else "-float('inf')"
+        return repr(v)
+    return repr(v)
+
+
+def _nested(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_nested(a) for a in v) + "]"
+    return _lit(v)
+
+
+def format_values(a: np.ndarray) -> str:
+    """Values as a nested Python list (``nan``/``inf`` spelled as literals)."""
+    a = np.asarray(a)
+    return _nested(a.tolist()) if a.ndim else _lit(a.item())
+
+
+def _array_expr(arr: Arr, xp: str, device: bool) -> str:
+    host = arr.numpy()
+    dev = ", device=DEV" if device else ""
+    return f"{xp}.asarray({format_values(host)}, dtype={xp}.{arr.dtype_name}{dev})"
+
+
+def _expr(v: Any, xp: str, names: dict[int, str], device: bool) -> str:
+    if isinstance(v, Arr):
+        return names.get(id(v)) or _array_expr(v, xp, device)
+    if isinstance(v, DT):
+        return f"{xp}.{v.name}"
+    if v is DEV:
+        return "DEV"
+    if isinstance(v, list):
+        return "[" + ", ".join(_expr(a, xp, names, device) for a in v) + "]"
+    if isinstance(v, tuple):
+        inner = ", ".join(_expr(a, xp, names, device) for a in v)
+        return f"({inner},)" if len(v) == 1 else f"({inner})"
+    return _lit(v)
+
+
+def render_repro(
+    call: Call, module_name: str, expected: str, device_label: str = ""
+) -> str:
+    """Render a call as at most five lines of plain Python against the target.
+
+    Parameters
+    ----------
+    call : Call
+        The recorded call.
+    module_name : str
+        The importable target (``"numpy"``, ``"array_api_compat.torch"``).
+    expected : str
+        What the reference returned (or raised), as a comment.
+    device_label : str
+        The device inputs are put on; empty for the target's default device.
+
+    Returns
+    -------
+    str
+        The repro, lines separated by newlines.
+    """
+    device = bool(device_label)
+    first = f"import {module_name} as xp"
+    if device:
+        first += (
+            "; DEV = next(d for d in xp.__array_namespace_info__().devices()"
+            f" if str(d) == {device_label!r})"
+        )
+    lines = [first]
+    names: dict[int, str] = {}
+    # Up to two arrays get their own line; further ones are written inline.
+    for arr in call.arrays()[:2]:
+        name = arr.name if arr.name not in names.values() else arr.name + "_"
+        names[id(arr)] = name
+        lines.append(f"{name} = {_array_expr(arr, 'xp', device)}")
+    args = [_expr(a, "xp", names, device) for a in call.args]
+    kwargs = [f"{k}={_expr(v, 'xp', names, device)}" for k, v in call.kwargs.items()]
+    if call.name.startswith(("Array.", "dtype.")):
+        method = call.name.split(".", 1)[1]
+        body = f"{args[0]}.{method}({', '.join(args[1:] + kwargs)})"
+    else:
+        body = f"xp.{call.name}({', '.join(args + kwargs)})"
+    lines.append(f"print({body})")
+    lines.append("# expected: " + expected.replace("\n", " "))
+    return "\n".join(lines)

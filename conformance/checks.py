@@ -1,0 +1,463 @@
+"""Checks: small functions comparing one target result with the reference's.
+
+Every check returns a list of :class:`Finding` (empty when it passes).  A
+finding's ``kind`` is one of :data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .calls import format_values, to_numpy
+
+__all__ = [
+    "KINDS",
+    "Finding",
+    "check_array",
+    "check_mutation",
+    "check_result",
+    "check_signature",
+    "describe",
+    "values_close",
+]
+
+KINDS = (
+    "signature",
+    "dtype",
+    "shape",
+    "value",
+    "special-case",
+    "exception",
+    "device",
+    "mutation",
+    "crash",
+)
+
+
+@dataclass
+class Finding:
+    """One deviation of the target from the reference."""
+
+    kind: str
+    message: str
+    index: tuple | None = None  # the first bad element of an array result
+
+
+def _is_array(x: Any) -> bool:
+    # array_api_compat namespaces return the library's own arrays (torch
+    # tensors, dask arrays), which have no __array_namespace__ method
+    return (
+        hasattr(x, "shape")
+        and hasattr(x, "dtype")
+        and hasattr(x, "ndim")
+        and not isinstance(x, (tuple, list, np.generic))
+    )
+
+
+def describe(x: Any, limit: int = 200) -> str:
+    """A short description of a result: dtype, shape and values of an array."""
+    if isinstance(x, BaseException):
+        return f"raises {type(x).__name__}"
+    if isinstance(x, (tuple, list)) and not _is_array(x):
+        inner = ", ".join(describe(a, limit // max(len(x), 1)) for a in x)
+        return f"({inner})" if isinstance(x, tuple) else f"[{inner}]"
+    if _is_array(x) or isinstance(x, np.ndarray):
+        try:
+            host = to_numpy(x)
+            vals = format_values(host)
+        except Exception:
+            vals = "<values unreadable>"
+        if len(vals) > limit:
+            vals = vals[: limit - 3] + "..."
+        dt = str(x.dtype).rsplit(".", 1)[-1]
+        return f"{dt} {tuple(x.shape)} {vals}"
+    return repr(x)
+
+
+# --- values ------------------------------------------------------------------
+
+_EPS = {
+    "float32": float(np.finfo(np.float32).eps),
+    "float64": float(np.finfo(np.float64).eps),
+    "complex64": float(np.finfo(np.float32).eps),
+    "complex128": float(np.finfo(np.float64).eps),
+}
+_REAL = {"complex64": "float32", "complex128": "float64"}
+
+
+def _real_close(
+    ref: np.ndarray,
+    got: np.ndarray,
+    dtype: str,
+    tol: tuple,
+    signed_zero: bool,
+    scale: float,
+) -> np.ndarray:
+    """Elementwise 'close' mask for real floating arrays of ``dtype``."""
+    ref = ref.astype(np.float64)
+    got = got.astype(np.float64)
+    both_nan = np.isnan(ref) & np.isnan(got)
+    same = (ref == got) | both_nan
+    # -0.0 vs +0.0 (when the sign of zero matters): wrong at any tolerance
+    bad_zero = np.zeros(ref.shape, dtype=bool)
+    if signed_zero:
+        bad_zero = (ref == 0) & (got == 0) & (np.signbit(ref) != np.signbit(got))
+        same &= ~bad_zero
+    if tol[0] == "exact":
+        return same
+    finite = np.isfinite(ref) & np.isfinite(got)
+    diff = np.abs(ref - got)
+    if tol[0] == "ulp":
+        np_dt = np.dtype(_REAL.get(dtype, dtype))
+        big = np.maximum(np.abs(ref), np.abs(got)).astype(np_dt)
+        spacing = np.spacing(big).astype(np.float64)
+        # below the smallest normal, allow the same absolute error as at it
+        tiny = float(np.finfo(np_dt).smallest_normal) * float(np.finfo(np_dt).eps)
+        ok = diff <= tol[1] * np.maximum(spacing, tiny)
+    else:  # ("rel", k): k * eps relative to the element and the array's scale
+        eps = _EPS[dtype]
+        ok = diff <= tol[1] * eps * (np.abs(ref) + scale)
+    return (same | (finite & ok)) & ~bad_zero
+
+
+def values_close(
+    ref: np.ndarray,
+    got: np.ndarray,
+    dtype: str,
+    tol: tuple = ("exact",),
+    signed_zero: bool = False,
+    scale: float | None = None,
+) -> tuple[bool, int | None]:
+    """Compare values; return ``(ok, flat index of the first bad element)``.
+
+    Parameters
+    ----------
+    ref, got : numpy.ndarray
+        Reference and target values, of the same shape.
+    dtype : str
+        The standard dtype name of the result.
+    tol : tuple
+        ``("exact",)``, ``("ulp", n)`` or ``("rel", k)`` (``k`` machine epsilons,
+        relative to each element plus ``scale``).  Integer and boolean results
+        are always compared exactly.
+    signed_zero : bool
+        Whether ``-0.0`` and ``+0.0`` differ.
+    scale : float, optional
+        The magnitude errors are measured against for ``("rel", k)``; default
+        the largest finite ``|ref|``.
+    """
+    ref = np.asarray(ref)
+    got = np.asarray(got)
+    if dtype not in _EPS:
+        mask = ref == got
+    else:
+        if scale is None:
+            fin = np.abs(ref[np.isfinite(ref)])
+            scale = float(fin.max()) if fin.size else 0.0
+        real = _REAL.get(dtype, dtype)
+        if dtype in _REAL:
+            # The complex special cases write zeros without a sign ("0 + 0j"):
+            # the sign of a complex result's zero parts is not compared.
+            if tol[0] == "ulp":
+                # errors of complex arithmetic are relative to |z|, not to each part
+                mag = np.maximum(np.abs(ref), np.abs(got))
+                mag = np.where(np.isfinite(mag), mag, 0.0)
+                spacing = np.spacing(mag.astype(real)).astype(np.float64)
+                near = (np.abs(ref.real - got.real) <= tol[1] * spacing) & (
+                    np.abs(ref.imag - got.imag) <= tol[1] * spacing
+                )
+            else:
+                near = np.zeros(ref.shape, dtype=bool)
+            mask = _real_close(ref.real, got.real, real, tol, False, scale)
+            mask &= _real_close(ref.imag, got.imag, real, tol, False, scale)
+            mask |= near
+            # a NaN anywhere makes a complex value NaN: the other part is free
+            nan_r = np.isnan(ref.real) | np.isnan(ref.imag)
+            nan_g = np.isnan(got.real) | np.isnan(got.imag)
+            mask |= nan_r & nan_g
+        else:
+            mask = _real_close(ref, got, real, tol, signed_zero, scale)
+    mask = np.asarray(mask)
+    if mask.all():
+        return True, None
+    return False, int(np.flatnonzero(~mask.reshape(-1))[0])
+
+
+# --- arrays --------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    """How one feature compares results."""
+
+    tol: tuple = ("exact",)
+    signed_zero: bool = False
+    value_kind: str = "value"  # "special-case" for the special-value features
+    check_values: bool = True  # False for empty(), empty_like()
+    scale: float | None = None
+    # accept(inputs, ref, got) -> bool mask of results the standard also allows
+    # (inputs: the call's array arguments broadcast to the result's shape)
+    accept: Any = None
+
+
+def _dtype_name(x: Any, target: Any) -> str | None:
+    for name in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ):
+        dt = getattr(target, name, None)
+        if dt is not None:
+            try:
+                if x.dtype == dt:
+                    return name
+            except Exception:
+                continue
+    return None
+
+
+def check_array(
+    ref: Any,
+    got: Any,
+    target: Any,
+    device: Any,
+    opts: Options,
+    where: str = "",
+    inputs: list | None = None,
+) -> list[Finding]:
+    """Compare one target array with one reference array.
+
+    Checks, in order: it is an array, its dtype, its shape, its device, then its
+    values (when dtype and shape agree).
+    """
+    at = f" (output {where})" if where else ""
+    if not _is_array(got):
+        return [Finding("value", f"returned {type(got).__name__}, not an array{at}")]
+    out: list[Finding] = []
+    ref_dt = str(ref.dtype)
+    got_dt = _dtype_name(got, target)
+    if got_dt != ref_dt:
+        out.append(
+            Finding(
+                "dtype", f"result dtype is {got_dt or got.dtype}, expected {ref_dt}{at}"
+            )
+        )
+    if tuple(got.shape) != tuple(ref.shape):
+        out.append(
+            Finding(
+                "shape",
+                f"result shape is {tuple(got.shape)}, expected {tuple(ref.shape)}{at}",
+            )
+        )
+        return out
+    if device is not None:
+        try:
+            same_dev = got.device == device
+        except Exception:
+            same_dev = False
+        if not same_dev:
+            where_ = (
+                f"on {got.device!r}" if hasattr(got, "device") else "without .device"
+            )
+            out.append(
+                Finding("device", f"result is {where_}, expected {device!r}{at}")
+            )
+    if not opts.check_values:
+        return out
+    try:
+        got_np = to_numpy(got)
+    except Exception as e:
+        return [*out, Finding("value", f"result values unreadable: {e}{at}")]
+    ref_np = np.asarray(ref)
+    if got_dt != ref_dt and got_np.dtype.kind == "c" and ref_np.dtype.kind != "c":
+        return out
+    ok, i = values_close(ref_np, got_np, ref_dt, opts.tol, opts.signed_zero, opts.scale)
+    if not ok and opts.accept is not None and inputs is not None:
+        close = np.array(
+            [
+                values_close(r, g, ref_dt, opts.tol, opts.signed_zero, opts.scale)[0]
+                for r, g in zip(ref_np.reshape(-1), got_np.reshape(-1), strict=True)
+            ],
+            dtype=bool,
+        ).reshape(ref_np.shape)
+        allowed = opts.accept(
+            [np.broadcast_to(a, ref_np.shape) for a in inputs], ref_np, got_np
+        )
+        bad = ~(close | allowed)
+        ok = not bad.any()
+        i = int(np.flatnonzero(bad.reshape(-1))[0]) if not ok else None
+    if not ok:
+        idx = np.unravel_index(i, ref_np.shape) if ref_np.ndim else ()
+        r = format_values(ref_np[idx]) if ref_np.ndim else format_values(ref_np)
+        g = format_values(got_np[idx]) if got_np.ndim else format_values(got_np)
+        out.append(
+            Finding(
+                opts.value_kind,
+                f"value at index {tuple(map(int, idx))} is {g}, expected {r}{at}",
+                tuple(map(int, idx)),
+            )
+        )
+    return out
+
+
+def check_result(
+    ref: Any,
+    got: Any,
+    target: Any,
+    device: Any,
+    opts: Options,
+    inputs: list | None = None,
+) -> list[Finding]:
+    """Compare a whole result: an array, a tuple or list of arrays, or a scalar."""
+    if _is_array(ref):
+        return check_array(ref, got, target, device, opts, inputs=inputs)
+    if isinstance(ref, (tuple, list)):
+        if not isinstance(got, (tuple, list)) or len(got) != len(ref):
+            return [
+                Finding(
+                    "value", f"returned {describe(got)}, expected {len(ref)} outputs"
+                )
+            ]
+        out: list[Finding] = []
+        for i, (r, g) in enumerate(zip(ref, got, strict=True)):
+            out += (
+                check_result(r, g, target, device, opts)
+                if not _is_array(r)
+                else check_array(r, g, target, device, opts, where=str(i))
+            )
+        return out
+    # Python scalars (bool(x), int(x), ...), dtypes, ...
+    if isinstance(ref, (bool, int, float, complex)):
+        if type(got) is not type(ref):
+            return [
+                Finding(
+                    "dtype",
+                    f"returned {type(got).__name__}, expected {type(ref).__name__}",
+                )
+            ]
+        same = got == ref or (
+            isinstance(ref, (float, complex))
+            and all(
+                a == b or (math.isnan(a) and math.isnan(b))
+                for a, b in (
+                    (complex(ref).real, complex(got).real),
+                    (complex(ref).imag, complex(got).imag),
+                )
+            )
+        )
+        return (
+            []
+            if same
+            else [Finding(opts.value_kind, f"returned {got!r}, expected {ref!r}")]
+        )
+    return []
+
+
+def check_mutation(
+    before: list[tuple[int, np.ndarray]], after: list[np.ndarray]
+) -> list[Finding]:
+    """Inputs must be unchanged by the call (positions listed in ``before``)."""
+    for (pos, b), a in zip(before, after, strict=True):
+        if b.shape != a.shape or not np.array_equal(
+            b, a, equal_nan=b.dtype.kind in "fc"
+        ):
+            return [Finding("mutation", f"input {pos} was modified by the call")]
+    return []
+
+
+# --- signatures ------------------------------------------------------------------
+
+
+def check_signature(fn: Any, params: list[list]) -> tuple[str, list[Finding]]:
+    """Compare a callable's signature with the standard's parameters.
+
+    Returns ``("untestable: <reason>", [])`` when the callable has no
+    introspectable signature, else ``("checked", findings)``.  Parameters may
+    be more permissive than the standard (a positional-only parameter may also
+    be passed by keyword), never less.
+    """
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError) as e:
+        return f"untestable: no introspectable signature ({e})", []
+    got = dict(sig.parameters)
+    P = inspect.Parameter
+    findings: list[Finding] = []
+    has_varargs = any(p.kind == P.VAR_POSITIONAL for p in got.values())
+    has_varkw = any(p.kind == P.VAR_KEYWORD for p in got.values())
+    # A positional-only parameter may have any name: map the target's
+    # positional parameters onto the standard's by position.
+    tpos = [
+        q.name
+        for q in got.values()
+        if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+    ]
+    alias: dict[str, str] = {}
+    for i, (name, kind, _d) in enumerate(params):
+        if kind == "positional-only" and name not in got and i < len(tpos):
+            alias[tpos[i]] = name
+    for name, kind, _default in params:
+        if kind == "var-positional":
+            if not has_varargs:
+                findings.append(Finding("signature", f"no *{name} parameter"))
+            continue
+        p = got.get(name)
+        if p is None:
+            positional = [
+                q
+                for q in got.values()
+                if q.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+            ]
+            if kind == "positional-only" and (has_varargs or positional):
+                continue  # named differently, still positional
+            if kind == "keyword-only" and has_varkw:
+                continue
+            findings.append(Finding("signature", f"missing parameter {name!r}"))
+            continue
+        if kind == "positional-only" and p.kind not in (
+            P.POSITIONAL_ONLY,
+            P.POSITIONAL_OR_KEYWORD,
+        ):
+            findings.append(
+                Finding("signature", f"{name!r} cannot be passed positionally")
+            )
+        if kind == "keyword-only" and p.kind not in (
+            P.KEYWORD_ONLY,
+            P.POSITIONAL_OR_KEYWORD,
+        ):
+            findings.append(
+                Finding("signature", f"{name!r} cannot be passed by keyword")
+            )
+        if kind == "positional-or-keyword" and p.kind != P.POSITIONAL_OR_KEYWORD:
+            findings.append(
+                Finding(
+                    "signature",
+                    f"{name!r} must be positional-or-keyword, is {p.kind.description}",
+                )
+            )
+    spec_names = {n for n, _, _ in params}
+    for name, p in got.items():
+        if (
+            name in spec_names
+            or name in alias
+            or p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+        ):
+            continue
+        if p.default is P.empty and p.kind != P.POSITIONAL_ONLY:
+            findings.append(Finding("signature", f"extra required parameter {name!r}"))
+    return "checked", findings

@@ -1,0 +1,111 @@
+"""Run array-api-tests on every mutant: ``python -m conformance.mutants.compare_aat AAT_DIR``.
+
+For each mutant, runs the official suite at its default settings (100
+examples) on the test file of the broken function (plus
+``test_special_cases.py`` for elementwise functions), selected with ``-k
+<function>``, first on the unmutated array-api-strict and then on the mutant.
+The mutant is caught when a test fails that passes on the base.  Prints one
+line per mutant with the wall time, then the catch rate; ``--json PATH`` keeps
+the rows.  The suite is not part of this repository: clone it yourself (see
+``docs/dev/conformance.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conformance.mutants import MUTANTS
+
+ROOT = Path(__file__).resolve().parents[2]
+_BASE: dict[tuple, set[str]] = {}
+
+
+def _pytest(aat: Path, module: str, files: list[str], k: str) -> tuple[set[str], str]:
+    env = dict(os.environ)
+    env["ARRAY_API_TESTS_MODULE"] = module
+    env["ARRAY_API_TESTS_VERSION"] = "2025.12"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), str(ROOT / "backends"), env.get("PYTHONPATH", "")]
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *files,
+            "-k",
+            k,
+            "-q",
+            "-rf",
+            "-p",
+            "no:cacheprovider",
+            "--disable-warnings",
+            "--hypothesis-disable-deadline",
+        ],
+        cwd=aat,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    failed = set(re.findall(r"^FAILED (\S+)", r.stdout, re.MULTILINE))
+    tail = (r.stdout.strip().splitlines() or [""])[-1]
+    if r.returncode not in (0, 1):
+        tail = f"pytest exited {r.returncode}: {tail}"
+    return failed, tail
+
+
+def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
+    """Return (caught, seconds, last line of pytest's output) for one mutant."""
+    m = MUTANTS[name]
+    files = [m.aat_test.split("::")[0]]
+    if "operators_and_elementwise" in files[0]:
+        files.append("array_api_tests/test_special_cases.py")
+    k = m.only.split(".")[-1]
+    key = (tuple(files), k)
+    if key not in _BASE:
+        _BASE[key], _ = _pytest(aat, "array_api_strict", files, k)
+    t0 = time.perf_counter()
+    failed, tail = _pytest(aat, f"conformance.mutants.{name}", files, k)
+    return bool(failed - _BASE[key]), time.perf_counter() - t0, tail
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m conformance.mutants.compare_aat")
+    p.add_argument("aat_dir", nargs="?", default="../array-api-tests")
+    p.add_argument("names", nargs="*")
+    p.add_argument("--json", metavar="PATH")
+    a = p.parse_args(argv)
+    rows = []
+    for name in a.names or list(MUTANTS):
+        hit, secs, tail = run_aat(Path(a.aat_dir), name)
+        rows.append(
+            {
+                "mutant": name,
+                "category": MUTANTS[name].category,
+                "caught": hit,
+                "seconds": round(secs, 1),
+                "pytest": tail,
+            }
+        )
+        print(
+            f"{'CAUGHT' if hit else 'missed'} {name:36} {secs:6.1f} s  {tail[:80]}",
+            flush=True,
+        )
+    n = sum(r["caught"] for r in rows)
+    print(f"array-api-tests catch rate: {n}/{len(rows)}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"caught": n, "total": len(rows), "mutants": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

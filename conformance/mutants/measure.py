@@ -1,0 +1,107 @@
+"""Measure the tool's catch rate on every mutant: ``python -m conformance.mutants.measure``.
+
+The tool runs at its default settings on the name each mutant breaks (as
+``--only NAME`` would), on the unmutated array-api-strict first and then on the
+mutant.  A mutant is caught when the mutant shows a deviation (or crash) that
+the base does not: same name, feature, dtype and kind.  Options: ``--quick``,
+``--max-examples N``, ``--seed N``, ``--json PATH``, and mutant names to run
+only those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from conformance.mutants import MUTANTS
+from conformance.runner import Options, run_entries
+
+_BASE: dict[tuple, set] = {}
+
+
+def _deviations(records) -> set[tuple[str, str, str, str]]:
+    return {
+        (r.name, r.feature, r.dtype, r.kind or r.verdict)
+        for r in records
+        if r.verdict in ("deviates", "crashes", "missing")
+    }
+
+
+def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> Options:
+    return Options(
+        target=target,
+        quick=quick,
+        max_examples=max_examples,
+        seed=seed,
+        device=m.device,
+        database=None,
+    )
+
+
+def caught(
+    name: str, *, quick: bool = False, max_examples: int | None = None, seed: int = 0
+) -> tuple[bool, list[str], float]:
+    """Run the tool on one mutant; return (caught, new deviations, seconds)."""
+    m = MUTANTS[name]
+    key = (m.only, m.device, quick, max_examples, seed)
+    if key not in _BASE:
+        base = run_entries(
+            [m.only], _opts("array_api_strict", m, quick, max_examples, seed)
+        )
+        _BASE[key] = _deviations(base)
+    t0 = time.perf_counter()
+    records = run_entries(
+        [m.only], _opts(f"conformance.mutants.{name}", m, quick, max_examples, seed)
+    )
+    secs = time.perf_counter() - t0
+    new = _deviations(records) - _BASE[key]
+    found = [
+        f"{r.kind}: {r.feature} {r.dtype}: {r.message}"
+        for r in records
+        if (r.name, r.feature, r.dtype, r.kind or r.verdict) in new
+    ]
+    return bool(new), found, secs
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m conformance.mutants.measure")
+    p.add_argument("names", nargs="*")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--max-examples", type=int)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", metavar="PATH")
+    a = p.parse_args(argv)
+    names = a.names or list(MUTANTS)
+    rows = []
+    for name in names:
+        m = MUTANTS[name]
+        hit, found, secs = caught(
+            name, quick=a.quick, max_examples=a.max_examples, seed=a.seed
+        )
+        rows.append(
+            {
+                "mutant": name,
+                "category": m.category,
+                "function": m.only,
+                "caught": hit,
+                "seconds": round(secs, 2),
+                "first": found[0] if found else "",
+            }
+        )
+        print(
+            f"{'CAUGHT' if hit else 'missed'} {name:36} {m.only:20} {secs:5.1f} s  "
+            f"{found[0][:80] if found else ''}",
+            flush=True,
+        )
+    n = sum(r["caught"] for r in rows)
+    print(f"catch rate: {n}/{len(rows)}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"caught": n, "total": len(rows), "mutants": rows}, f, indent=1)
+    return 0 if n == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

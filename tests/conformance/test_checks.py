@@ -1,0 +1,113 @@
+"""The checks: value comparison, signatures, mutation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from conformance.checks import check_mutation, check_signature, values_close
+
+
+def test_exact_values_nan_and_signed_zero():
+    a = np.asarray([1.0, math.nan, -0.0])
+    assert values_close(a, a.copy(), "float64")[0]
+    assert values_close(a, np.asarray([1.0, math.nan, 0.0]), "float64")[0]
+    ok, i = values_close(
+        a, np.asarray([1.0, math.nan, 0.0]), "float64", signed_zero=True
+    )
+    assert (ok, i) == (False, 2)
+    assert not values_close(a, np.asarray([1.0, 0.0, -0.0]), "float64")[0]
+
+
+def test_signed_zero_holds_at_any_tolerance():
+    a = np.asarray([-0.0], dtype=np.float32)
+    b = np.asarray([0.0], dtype=np.float32)
+    assert not values_close(a, b, "float32", ("ulp", 4), signed_zero=True)[0]
+    assert values_close(a, b, "float32", ("ulp", 4), signed_zero=False)[0]
+
+
+def test_ulp_tolerance():
+    x = np.float32(1.0)
+    near = np.nextafter(np.nextafter(x, np.float32(2)), np.float32(2))
+    assert values_close(np.asarray([x]), np.asarray([near]), "float32", ("ulp", 2))[0]
+    assert not values_close(np.asarray([x]), np.asarray([near]), "float32", ("ulp", 1))[
+        0
+    ]
+    assert not values_close(np.asarray([x]), np.asarray([near]), "float32")[0]
+
+
+def test_infinities_are_exact_at_any_tolerance():
+    ref = np.asarray([math.inf, 1e38], dtype=np.float32)
+    got = np.asarray([np.finfo(np.float32).max, math.inf], dtype=np.float32)
+    assert not values_close(ref, got, "float32", ("rel", 1e6))[0]
+
+
+def test_complex_compares_parts():
+    ref = np.asarray([1 + 2j, complex(math.nan, 0)])
+    assert values_close(
+        ref, np.asarray([1 + 2j, complex(math.nan, 5)]), "complex128", ("ulp", 1)
+    )[0]
+    assert not values_close(
+        ref, np.asarray([1 + 3j, complex(math.nan, 0)]), "complex128"
+    )[0]
+
+
+def test_integers_are_exact():
+    assert not values_close(np.asarray([3]), np.asarray([4]), "int64", ("rel", 1e9))[0]
+
+
+def _spec(*params):
+    return [list(p) for p in params]
+
+
+def test_signature_positional_only_may_be_renamed():
+    def f(a, /, *, axis=None):
+        pass
+
+    status, findings = check_signature(
+        f, _spec(("x", "positional-only", None), ("axis", "keyword-only", "None"))
+    )
+    assert status == "checked"
+    assert findings == []
+
+
+def test_signature_missing_and_wrong_kinds():
+    def f(x, /, axis=None, *, extra):
+        pass
+
+    spec = _spec(
+        ("x", "positional-only", None),
+        ("axis", "keyword-only", "None"),
+        ("keepdims", "keyword-only", "False"),
+    )
+    _, findings = check_signature(f, spec)
+    text = " ".join(x.message for x in findings)
+    assert "missing parameter 'keepdims'" in text
+    assert "extra required parameter 'extra'" in text
+
+    def g(x, /, *, min=None, max=None):  # noqa: A002
+        pass
+
+    spec = _spec(
+        ("x", "positional-only", None),
+        ("min", "positional-or-keyword", "None"),
+        ("max", "positional-or-keyword", "None"),
+    )
+    _, findings = check_signature(g, spec)
+    assert [x.kind for x in findings] == ["signature", "signature"]
+
+
+def test_signature_untestable_without_introspection():
+    status, findings = check_signature(np.add, _spec(("x1", "positional-only", None)))
+    if status != "checked":  # NumPy's ufuncs may or may not have a signature
+        assert status.startswith("untestable:")
+        assert findings == []
+
+
+def test_mutation():
+    a = np.arange(3)
+    assert check_mutation([(0, a.copy())], [a]) == []
+    b = a.copy()
+    b[0] = 7
+    assert check_mutation([(0, a)], [b])[0].kind == "mutation"

@@ -1,0 +1,197 @@
+"""The command line: exit statuses, options and reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conformance.calls import Arr, Call, render_repro
+from conformance.mutants import MUTANTS
+from conformance.runner import Options, run_entries
+
+from .conftest import ROOT, tool_env
+
+
+def test_unimportable_target_exits_2(tool):
+    r = tool("no_such_array_library", "--quick")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1
+    assert "cannot import 'no_such_array_library'" in r.stderr
+
+
+def test_unknown_device_exits_2(tool):
+    r = tool("ocean_array_api", "--device", "tpu:7", "--only", "sign")
+    assert r.returncode == 2
+    assert "unknown device 'tpu:7'" in r.stderr
+    assert "cpu:1" in r.stderr  # lists the devices there are
+
+
+def test_unknown_name_exits_2(tool):
+    r = tool("ocean_array_api", "--only", "no_such_function")
+    assert r.returncode == 2
+    assert "not in the 2025.12 standard" in r.stderr
+
+
+def test_reference_conforms_with_reports(tool, tmp_path):
+    paths = {k: tmp_path / f"r.{k}" for k in ("json", "html", "markdown", "xfails")}
+    r = tool(
+        "ocean_array_api",
+        "--quick",
+        "--device",
+        "cpu:1",
+        "--only",
+        "sign,add,Array.__iadd__,linalg.eigh,fft.fft,unique_all,pi,info.devices",
+        "--database",
+        str(tmp_path / "db"),
+        *(a for k, p in paths.items() for a in (f"--{k}", str(p))),
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = json.loads(paths["json"].read_text())
+    assert data["conforms"] is True
+    assert data["device"] == "cpu:1"
+    assert data["functions"]["linalg.eigh"]["verdict"] == "conforms"
+    assert data["functions"]["linalg.eigh"]["deviations"] == []
+    assert data["dashboard"]["schema"] == "v1"
+    assert data["dashboard"]["results"]["fft.fft"] == "pass"
+    assert "<table>" in paths["html"].read_text()
+    assert "| `sign` | conforms |" in paths["markdown"].read_text()
+    assert "array_api_tests/" not in paths["xfails"].read_text()
+
+
+def test_a_deviation_exits_1_with_a_runnable_repro(tool, tmp_path):
+    out = tmp_path / "r.json"
+    xf = tmp_path / "xfails.txt"
+    r = tool(
+        "conformance.mutants.sign_negative_zero",
+        "--quick",
+        "--only",
+        "sign",
+        "--database",
+        "",
+        "--json",
+        str(out),
+        "--xfails",
+        str(xf),
+    )
+    assert r.returncode == 1, r.stdout + r.stderr
+    sign = json.loads(out.read_text())["functions"]["sign"]
+    assert sign["verdict"] == "deviates"
+    dev = sign["deviations"][0]
+    assert set(dev) >= {"kind", "feature", "dtype", "device", "repro", "expected"}
+    # the special-value grid always shows it; drawn inputs may show it too
+    assert "special-case" in {d["kind"] for d in sign["deviations"]}
+    assert "test_operators_and_elementwise_functions.py::test_sign" in xf.read_text()
+
+
+def _run_repro(code: str) -> str:
+    assert len(code.splitlines()) <= 5, code
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=tool_env(),
+        cwd=ROOT,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_repros_run_and_show_the_bug():
+    # Each repro runs against the mutant alone and prints something else than
+    # the same lines run against the unmutated array-api-strict.
+    for name in (
+        "sign_negative_zero",
+        "add_int8_uint8_is_int8",
+        "ones_like_default_device",
+    ):
+        m = MUTANTS[name]
+        records = run_entries(
+            [m.only],
+            Options(
+                f"conformance.mutants.{name}",
+                quick=True,
+                device=m.device,
+                database=None,
+            ),
+        )
+        bad = [r for r in records if r.verdict == "deviates"]
+        assert bad, name
+        code = bad[0].repro
+        assert code.splitlines()[-1].startswith("# expected: "), code
+        out = _run_repro(code)
+        base = _run_repro(
+            code.replace(
+                f"import conformance.mutants.{name} as xp",
+                "import array_api_strict as xp",
+            )
+        )
+        assert out.strip(), name
+        assert out != base, (name, code, out)
+
+
+def test_repro_literals_survive_special_values():
+    import ocean_array_api as xp
+
+    x = xp.asarray([float("nan"), -0.0, float("-inf")], dtype=xp.float32)
+    z = xp.asarray([complex(float("nan"), 1.0)], dtype=xp.complex64)
+    code = render_repro(
+        Call("add", (Arr(x, "x1"), Arr(z, "x2")), {}), "ocean_array_api", "x"
+    )
+    assert "float('nan')" in code
+    assert "-0.0" in code
+    assert "complex(float('nan'), 1.0)" in code
+    _run_repro(code.replace("xp.add(x1, x2)", "x1, x2"))
+
+
+def test_same_seed_same_verdicts():
+    def verdicts(seed):
+        opts = Options(
+            "conformance.mutants.hypot_overflows", quick=True, seed=seed, database=None
+        )
+        return [
+            (r.feature, r.dtype, r.verdict, r.message, r.repro)
+            for r in run_entries(["hypot"], opts)
+        ]
+
+    assert verdicts(3) == verdicts(3)
+
+
+def test_failing_examples_are_kept_for_replay(tmp_path):
+    db = tmp_path / "db"
+    opts = Options(
+        "conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
+    )
+    first = [
+        r.repro for r in run_entries(["searchsorted"], opts) if r.verdict == "deviates"
+    ]
+    assert first
+    assert any(db.rglob("*"))
+    opts.seed = 12345  # another seed: the database still replays the same examples
+    again = [
+        r.repro for r in run_entries(["searchsorted"], opts) if r.verdict == "deviates"
+    ]
+    assert again == first
+
+
+def test_parallel_matches_serial():
+    only = ("sign", "add", "sum", "sort", "linalg.inv", "pi")
+    serial = Options(
+        "ocean_array_api", quick=True, only=only, database=None, max_examples=3
+    )
+    from conformance.runner import run
+
+    a, _ = run(serial)
+    b, _ = run(
+        Options(
+            "ocean_array_api",
+            quick=True,
+            only=only,
+            database=None,
+            max_examples=3,
+            jobs=2,
+        )
+    )
+    key = lambda r: (r.name, r.feature, r.dtype, r.verdict)  # noqa: E731
+    assert sorted(map(key, a)) == sorted(map(key, b))

@@ -1,0 +1,74 @@
+"""Bug-finding power: mutant namespaces are caught, for the right reason.
+
+The default run checks the issue's seven examples at ``--quick`` settings (a
+few seconds); every mutant at the tool's default settings takes minutes, so
+that test carries the ``conformance_mutants`` marker and runs only when asked
+for (``-m conformance_mutants`` or ``OCEAN_CONFORMANCE_MUTANTS=1``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.mutants import MUTANTS
+from conformance.mutants.measure import caught
+
+ISSUE_EXAMPLES = (
+    "var_ignores_correction",
+    "fft_ortho_as_backward",
+    "searchsorted_ignores_side",
+    "hypot_overflows",
+    "sign_negative_zero",
+    "reshape_truncates",
+    "add_int8_uint8_is_int8",
+)
+CATEGORIES = (
+    "promotion",
+    "values",
+    "special cases",
+    "keywords",
+    "shapes",
+    "errors",
+    "linalg",
+    "fft",
+)
+
+
+def test_there_are_enough_mutants_of_every_category():
+    assert len(MUTANTS) >= 50
+    for named in ISSUE_EXAMPLES:
+        assert named in MUTANTS
+    cats = {m.category for m in MUTANTS.values()}
+    assert set(CATEGORIES) <= cats
+    assert "" not in cats
+
+
+def test_a_mutant_is_array_api_strict_with_one_function_replaced():
+    import array_api_strict
+    import conformance.mutants.var_ignores_correction as mutant
+
+    assert mutant.var is not array_api_strict.var
+    assert mutant.mean is array_api_strict.mean
+    assert mutant.linalg.inv is array_api_strict.linalg.inv
+    x = array_api_strict.asarray([1.0, 2.0, 3.0, 4.0])
+    # the bug itself: correction=1 gives the biased variance
+    assert float(mutant.var(x, correction=1)) == float(array_api_strict.var(x))
+
+
+def _check(name, **kw):
+    hit, found, _ = caught(name, **kw)
+    m = MUTANTS[name]
+    assert hit, f"{name}: {m.description}; found nothing new"
+    kinds = {f.split(":", 1)[0] for f in found}
+    assert kinds & set(m.kinds), f"{name}: expected {m.kinds}, found {found}"
+
+
+@pytest.mark.parametrize("name", ISSUE_EXAMPLES)
+def test_the_issues_examples_are_caught_quickly(name):
+    _check(name, quick=True)
+
+
+@pytest.mark.conformance_mutants
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_every_mutant_is_caught_at_default_settings(name):
+    _check(name)
