@@ -602,6 +602,15 @@ def _gufunc(
     core dimensions are made whole (one chunk); the batch dimensions keep
     their chunks, so a stack of matrices is computed in parallel.  Output
     dtypes come from one call on a 2x2 sample."""
+    arrays = [a for a in args if isinstance(a, _Array)]
+    if any(0 in a.shape for a in arrays):
+        # Nothing to compute, and dask's gufuncs refuse empty core blocks:
+        # the CPU entry on empty NumPy input gives the result (and shapes).
+        empty = [np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args]
+        res = func(*empty)
+        if isinstance(res, tuple):
+            return tuple(from_numpy(r).arr for r in res)
+        return from_numpy(res).arr
     in_dims, out_dims = _parse(signature)
     sample_sizes = {d: 2 for dims in in_dims + out_dims for d in dims}
     samples = [
