@@ -21,6 +21,15 @@ from typing import Any
 __all__ = ["LazyArray", "unwrap", "wrap"]
 
 
+class Flags:
+    """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``)."""
+
+    __slots__ = ("writeable",)
+
+    def __init__(self) -> None:
+        self.writeable = True
+
+
 class LazyArray:
     """A handle to one ``dask.array.Array`` (attribute ``arr``).
 
@@ -29,11 +38,26 @@ class LazyArray:
     ``None`` too.
     """
 
-    __slots__ = ("__weakref__", "arr")
+    __slots__ = ("__weakref__", "_flags", "arr")
     base = None  # never a view of another handle's memory (graphs are values)
 
     def __init__(self, arr: Any) -> None:
         self.arr = arr
+        self._flags: Flags | None = None
+
+    @property
+    def flags(self) -> Flags:
+        """Read-only is a flag of the handle: a view is another graph, which
+        a write through this handle never reaches (nor the reverse)."""
+        if self._flags is None:
+            self._flags = Flags()
+        return self._flags
+
+    def check_writeable(self) -> None:
+        """Raise NumPy's ValueError for a write to a read-only handle."""
+        if self._flags is not None and not self._flags.writeable:
+            msg = "assignment destination is read-only"
+            raise ValueError(msg)
 
     @property
     def shape(self) -> tuple[int | None, ...]:
@@ -83,7 +107,18 @@ class LazyArray:
         return f"<LazyArray shape={shape} dtype={self.arr.dtype} chunks={self.arr.chunksize} name={self.arr.name[:24]}>"
 
     def __reduce__(self) -> tuple[Any, tuple[Any]]:
-        return (LazyArray, (self.arr,))
+        # The graph holds closures (the table's per-chunk functions), which the
+        # standard pickle cannot serialise; cloudpickle (a dependency of dask,
+        # and what dask.distributed ships tasks with) can.
+        import cloudpickle
+
+        return (_from_cloudpickle, (cloudpickle.dumps(self.arr),))
+
+
+def _from_cloudpickle(payload: bytes) -> LazyArray:
+    import pickle
+
+    return LazyArray(pickle.loads(payload))
 
 
 def unwrap(obj: Any) -> Any:

@@ -68,6 +68,8 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     """
 
     def entry(*args: Any, out: LazyArray | None = None, **kwargs: Any) -> Any:
+        if out is not None:
+            out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
         if out is not None:
             out.arr = res.astype(out.arr.dtype, copy=False)
@@ -146,7 +148,12 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 
 
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
-    return da.eye(n, M=m, k=k, dtype=dtype)
+    # Note: dask's eye fails for some non-square shapes; the diagonal is
+    # where column - row == k, over chunks chosen for the 2-D shape.
+    rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
+    rows = da.arange(n, chunks=(rc,), dtype=np.int64)[:, None]
+    cols = da.arange(m, chunks=(cc,), dtype=np.int64)[None, :]
+    return (cols - rows == k).astype(dtype)
 
 
 def _linspace(
@@ -231,6 +238,8 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
             shape[axis] = 0
             return da.zeros(tuple(shape), dtype=x.dtype)
         return da.repeat(x, reps, axis=axis)
+    if x.shape[axis] == 0:
+        return x
     # One count per element: each chunk repeats its own elements; the chunk
     # lengths along ``axis`` are then data-dependent (None), and the total is
     # sum(repeats), unknown before the graph runs.
@@ -308,6 +317,12 @@ def _unstack(x: Any, axis: int) -> Any:
 # --- indexing ---------------------------------------------------------------
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
+    if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
+        mask = keys[0]
+        if mask.ndim == 0:
+            # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
+            return x[None][mask[None]]
+        return x[mask]
     arrays = [k for k in keys if isinstance(k, _Array)]
     if len(arrays) > 1 or (
         arrays and arrays[0].dtype != bool and arrays[0].ndim > 1
@@ -376,6 +391,7 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
 
 
 def _setitem(x: LazyArray, key: Any, value: Any) -> None:
+    x.check_writeable()
     arr = x.arr
     key = unwrap(key)
     value = unwrap(value)

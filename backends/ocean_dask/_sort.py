@@ -1,15 +1,16 @@
 """``sort``, ``argsort`` and ``unique_*`` on arrays of many chunks, lazily.
 
 No chunk is ever gathered with all the others.  Along the sorted axis the
-array is cut into P chunks of one size (the last may be shorter) and sorted by
-*merge-split* rounds (odd-even transposition between neighbouring chunks,
-Baudet & Stevenson): each chunk is sorted, then P rounds each sort the union of
-two neighbouring chunks and split it back, alternately pairing (0,1)(2,3)...
-and (1,2)(3,4)...  A task holds at most two chunks; the chunk sizes never
-change, so the result's shape is known.  Elements are records (value, original
-position[, payload]) compared by value, then position: every sort is stable
-and ``argsort`` is the position field.  Cost: P + 1 passes over the data, so
-prefer few, large chunks along the sorted axis (``ocean_ext.rechunk``).
+array is cut into P chunks of one size (the last is padded with records that
+sort last) and sorted as a *block sorting network*: each chunk is sorted, then
+Batcher's merge-exchange network (Knuth 5.2.2, Algorithm M) runs with each
+comparator replaced by a merge-split of two chunks (the sorted union, split
+back into a lower and an upper chunk); a network that sorts P elements sorts
+P equal blocks this way.  A task holds at most two chunks and the chunk sizes
+never change, so the result's shape is known.  Elements are records (value,
+original position[, payload]) compared by value, then position: every sort is
+stable and ``argsort`` is the position field.  Cost: about
+log2(P)(log2(P)+1)/2 passes over the data in about P log2(P)^2 / 4 tasks.
 
 ``unique_*`` flatten, sort with positions, and mark where a value differs from
 its predecessor (NaNs never equal anything, so each NaN is its own value, as
@@ -21,6 +22,7 @@ one more sort keyed by position.  Sizes that depend on the data are unknown
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import dask.array as da
@@ -44,18 +46,28 @@ def _unknown_sizes(x: Any) -> bool:
 
 
 def _record_dtype(key: np.dtype, payload: np.dtype | None) -> np.dtype:
-    fields = [("k", key), ("i", _INDEX)]
+    # "pad" marks the filler records that make the last chunk as long as the
+    # others; they sort after everything (NaN included).
+    fields = [("pad", np.dtype(np.uint8)), ("k", key), ("i", _INDEX)]
     if payload is not None:
         fields.append(("v", payload))
     return np.dtype(fields)
 
 
 def _sort_rows(block: np.ndarray) -> np.ndarray:
-    """Sort each row (last axis) of a record block by (value, position)."""
+    """Sort each row (last axis) of a record block by (pad, value, position)."""
     if block.shape[-1] < 2:
         return block
-    order = np.lexsort((block["i"], block["k"]), axis=-1)
+    order = np.lexsort((block["i"], block["k"], block["pad"]), axis=-1)
     return np.take_along_axis(block, order, axis=-1)
+
+
+def _merge_split(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper halves of the sorted union of two sorted blocks of
+    equal length (row by row)."""
+    both = _sort_rows(np.concatenate([a, b], axis=-1))
+    c = a.shape[-1]
+    return both[..., :c], both[..., c:]
 
 
 def _pack(keys: Any, positions: Any, payload: Any | None) -> Any:
@@ -63,6 +75,7 @@ def _pack(keys: Any, positions: Any, payload: Any | None) -> Any:
 
     def pack(k: np.ndarray, i: np.ndarray, *v: np.ndarray) -> np.ndarray:
         out = np.empty(k.shape, dtype=rec)
+        out["pad"] = 0
         out["k"] = k
         out["i"] = i
         if v:
@@ -77,39 +90,77 @@ def _field(records: Any, name: str, dtype: np.dtype) -> Any:
     return records.map_blocks(lambda b: np.ascontiguousarray(b[name]), dtype=dtype)
 
 
-def _merge_split(records: Any) -> Any:
-    """Sort records along the last axis: local sorts, then P merge-split rounds."""
+def comparators(p: int) -> list[tuple[int, int]]:
+    """Batcher's merge-exchange network for ``p`` inputs (Knuth 5.2.2, M), in
+    order: about p log2(p)^2 / 4 comparators in log2(p)(log2(p)+1)/2 rounds.
+    Comparators that would touch positions >= p are left out, which is the
+    network for the next power of two with +inf in the missing inputs."""
+    out: list[tuple[int, int]] = []
+    half = 1
+    while half < p:
+        k = half
+        while k >= 1:
+            for j in range(k % half, p - k, 2 * k):
+                for i in range(min(k, p - j - k)):
+                    if (i + j) // (2 * half) == (i + j + k) // (2 * half):
+                        out.append((i + j, i + j + k))
+            k //= 2
+        half *= 2
+    return out
+
+
+def _merge_network(records: Any) -> Any:
+    """Sort records along the last axis: each chunk sorted, then the chunks
+    merge-split along Batcher's network (two chunks per task)."""
     n = records.shape[-1]
     sizes = records.chunks[-1]
-    c = max(sizes)
+    c = max(sizes) if sizes else 0
     if len(sizes) > 1 and any(s != c for s in sizes[:-1]):
         records = records.rechunk({-1: c})
         sizes = records.chunks[-1]
-    p = len(sizes)
     records = records.map_blocks(_sort_rows, dtype=records.dtype)
-    if p == 1:
+    p = len(sizes)
+    if p <= 1:
         return records
-    single = tuple(sizes)
-    for r in range(p):
-        if r % 2 == 0:
-            bounds = _pairs(single, 0)
-        else:
-            bounds = _pairs(single, 1)
-        records = records.rechunk({-1: bounds})
-        records = records.map_blocks(_sort_rows, dtype=records.dtype)
-        records = records.rechunk({-1: single})
-    assert records.shape[-1] == n
-    return records
+    if sizes[-1] != c:  # pad the last chunk with records that sort last
+        shape = (*records.shape[:-1], c - sizes[-1])
+        filler = da.zeros(shape, dtype=records.dtype, chunks=(*records.chunks[:-1], -1))
+        filler = filler.map_blocks(_filler, dtype=records.dtype)
+        records = da.concatenate([records, filler], axis=-1)
+    # The graph is written out directly (dask.delayed would merge a graph per
+    # comparator, quadratic in their number): one task per merge-split and
+    # one per half it hands on.
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    token = tokenize(records.name, p, c)
+    merge_name, out_name = f"merge-split-{token}", f"network-sort-{token}"
+    dsk: dict[Any, Any] = {}
+    network = comparators(p)
+    for outer in np.ndindex(*records.numblocks[:-1]):
+        row: list[Any] = [(records.name, *outer, k) for k in range(p)]
+        for step, (i, j) in enumerate(network):
+            mkey = (merge_name, *outer, step)
+            dsk[mkey] = (_merge_split, row[i], row[j])
+            lo, hi = (f"{merge_name}-lo", *outer, step), (f"{merge_name}-hi", *outer, step)
+            dsk[lo] = (operator.getitem, mkey, 0)
+            dsk[hi] = (operator.getitem, mkey, 1)
+            row[i], row[j] = lo, hi
+        for k in range(p):
+            dsk[(out_name, *outer, k)] = (_identity, row[k])
+    graph = HighLevelGraph.from_collections(out_name, dsk, dependencies=[records])
+    result = da.Array(graph, out_name, chunks=records.chunks, dtype=records.dtype)
+    return result[..., :n]
 
 
-def _pairs(sizes: tuple[int, ...], offset: int) -> tuple[int, ...]:
-    """Chunk sizes joining neighbours (0,1)(2,3)... (offset 0) or
-    (0)(1,2)(3,4)... (offset 1)."""
-    out = list(sizes[:offset])
-    rest = sizes[offset:]
-    for j in range(0, len(rest), 2):
-        out.append(sum(rest[j : j + 2]))
-    return tuple(out)
+def _identity(block: np.ndarray) -> np.ndarray:
+    return block
+
+
+def _filler(block: np.ndarray) -> np.ndarray:
+    out = block.copy()
+    out["pad"] = 1
+    return out
 
 
 def _sorted_records(
@@ -130,7 +181,7 @@ def _sorted_records(
     )
     if payload is not None:
         payload = da.moveaxis(payload, axis, -1).rechunk(x.chunks)
-    return _merge_split(_pack(x, positions, payload))
+    return _merge_network(_pack(x, positions, payload))
 
 
 def _ascending(x: Any, axis: int, want_indices: bool) -> Any:
@@ -245,7 +296,7 @@ class _Groups:
         gid = da.cumsum(self.starts.astype(_INDEX)) - 1
         perm = _field(self.rec, "i", _INDEX)
         # scatter gid[k] to position perm[k]: sort the pairs by position
-        back = _merge_split(_pack(perm, self.pos, gid))
+        back = _merge_network(_pack(perm, self.pos, gid))
         return _field(back, "v", _INDEX).reshape(self.shape)
 
 
