@@ -231,6 +231,8 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
     if axis is None:
         x = x.reshape(-1)
         axis = 0
+    if x.shape[axis] == 0:
+        return x  # dask's repeat fails on empty input
     if not isinstance(repeats, _Array):
         reps = int(repeats)
         if reps == 0:
@@ -238,8 +240,6 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
             shape[axis] = 0
             return da.zeros(tuple(shape), dtype=x.dtype)
         return da.repeat(x, reps, axis=axis)
-    if x.shape[axis] == 0:
-        return x
     # One count per element: each chunk repeats its own elements; the chunk
     # lengths along ``axis`` are then data-dependent (None), and the total is
     # sum(repeats), unknown before the graph runs.
