@@ -392,6 +392,31 @@ def test_read_only_arrays_refuse_writes():
         x += 1.0
 
 
+def test_compute_modes_refuse_lazy_arrays_except_standard(runs):
+    x = xp.asarray([-1.0, 4.0], device="dask")
+    np.testing.assert_array_equal(values(ocean_ext.sqrt(x, mode="standard")), [np.nan, 2.0])
+    for mode in ("warn", "raise", "complex"):
+        with pytest.raises(NotImplementedError, match=r"ocean_ext.sqrt\(\): mode"):
+            ocean_ext.sqrt(x, mode=mode)
+    with pytest.raises(NotImplementedError, match=r"ocean_ext.pow\(\): mode 'raise'"):
+        ocean_ext.pow(x, 0.5, mode="raise")
+    assert runs["n"] == 1  # the one values() above
+
+
+def test_index_objects_on_lazy_arrays(runs):
+    x = xp.arange(6.0, device="dask")
+    idx = ocean_ext.index[xp.asarray([0, 2], device="dask")]
+    y = x[idx]  # unbound: the key is passed on, lazily
+    z = x[ocean_ext.index[1:3].bind(x)]
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(y), [0.0, 2.0])
+    np.testing.assert_array_equal(values(z), [1.0, 2.0])
+    # binding checks bounds from the values: refused rather than computed
+    with pytest.raises(NotImplementedError, match="index arrays"):
+        idx.bind(x)
+    assert runs["n"] == 2
+
+
 # --- dask.distributed ------------------------------------------------------------
 @pytest.fixture(scope="module")
 def client():
