@@ -103,7 +103,11 @@ class LazyArray:
         return n
 
     def __repr__(self) -> str:
-        shape = "(" + ", ".join(str(s) for s in self.shape) + (",)" if self.ndim == 1 else ")")
+        shape = (
+            "("
+            + ", ".join(str(s) for s in self.shape)
+            + (",)" if self.ndim == 1 else ")")
+        )
         return f"<LazyArray shape={shape} dtype={self.arr.dtype} chunks={self.arr.chunksize} name={self.arr.name[:24]}>"
 
     def __reduce__(self) -> tuple[Any, tuple[Any]]:

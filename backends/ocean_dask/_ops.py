@@ -160,7 +160,9 @@ def _linspace(
     index: int, start: Any, stop: Any, num: int, dtype: Any, endpoint: bool
 ) -> Any:
     # NumPy's values, computed chunk by chunk from the element index.
-    cpu = functools.partial(np.linspace, start, stop, num, endpoint=endpoint, dtype=dtype)
+    cpu = functools.partial(
+        np.linspace, start, stop, num, endpoint=endpoint, dtype=dtype
+    )
     if num <= 1:
         return from_numpy(cpu()).arr
     idx = da.arange(num, dtype=np.int64)
@@ -246,6 +248,7 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
     if repeats.ndim == 0 or repeats.shape[0] == 1:
         repeats = da.broadcast_to(repeats.reshape(1), (x.shape[axis],))
     repeats = repeats.astype(np.int64).rechunk((x.chunks[axis],))
+
     def block(xb: Any, rb: Any) -> Any:
         return np.repeat(xb, rb.reshape(-1), axis=axis)
 
@@ -324,9 +327,7 @@ def _getitem(x: Any, key: Any) -> Any:
             return x[None][mask[None]]
         return x[mask]
     arrays = [k for k in keys if isinstance(k, _Array)]
-    if len(arrays) > 1 or (
-        arrays and arrays[0].dtype != bool and arrays[0].ndim > 1
-    ):
+    if len(arrays) > 1 or (arrays and arrays[0].dtype != bool and arrays[0].ndim > 1):
         return _advanced(x, keys)
     if arrays and arrays[0].dtype.kind in "iu":
         # Note: dask gathers with a dask index array lazily; negative indices
@@ -430,7 +431,7 @@ def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
     x = x.rechunk({axis: -1})
     n = x.shape[axis]
     letters = [chr(ord("a") + i) for i in range(nd)]
-    ind_x = "".join(letters[:axis] + ["z"] + letters[axis + 1 :])
+    ind_x = "".join([*letters[:axis], "z", *letters[axis + 1 :]])
     ind_i = "".join(letters)
     # align the other axes' chunks of x and indices
     other = {i: indices.chunks[i] for i in range(nd) if i != axis}
@@ -550,7 +551,11 @@ def _spread(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
     def entry(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
-        res = func(x, axis=axis, dtype=dtype) if x.shape[axis] else x.astype(dtype or x.dtype)
+        res = (
+            func(x, axis=axis, dtype=dtype)
+            if x.shape[axis]
+            else x.astype(dtype or x.dtype)
+        )
         if include_initial:
             shape = list(x.shape)
             shape[axis] = 1
@@ -563,7 +568,9 @@ def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
 
 def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
     if prepend is not None or append is not None:
-        x = da.concatenate([p for p in (prepend, x, append) if p is not None], axis=axis)
+        x = da.concatenate(
+            [p for p in (prepend, x, append) if p is not None], axis=axis
+        )
     lo = [slice(None)] * x.ndim
     hi = lo[:]
     lo[axis] = slice(None, -1)
@@ -622,7 +629,9 @@ def _gufunc(
     if any(0 in a.shape for a in arrays):
         # Nothing to compute, and dask's gufuncs refuse empty core blocks:
         # the CPU entry on empty NumPy input gives the result (and shapes).
-        empty = [np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args]
+        empty = [
+            np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args
+        ]
         res = func(*empty)
         if isinstance(res, tuple):
             return tuple(from_numpy(r).arr for r in res)
@@ -677,7 +686,9 @@ def _linalg_ops() -> dict[str, Callable[..., Any]]:
         k = min(m, n)
         f = functools.partial(c["linalg.svd"], full_matrices=full_matrices)
         if full_matrices:
-            return _gufunc(f, "(m,n)->(m,p),(k),(q,n)", x, sizes={"p": m, "k": k, "q": n})
+            return _gufunc(
+                f, "(m,n)->(m,p),(k),(q,n)", x, sizes={"p": m, "k": k, "q": n}
+            )
         return _gufunc(f, "(m,n)->(m,k),(k),(k,n)", x, sizes={"k": k})
 
     def svdvals(x: Any) -> Any:
@@ -685,7 +696,9 @@ def _linalg_ops() -> dict[str, Callable[..., Any]]:
         return _gufunc(c["linalg.svdvals"], "(m,n)->(k)", x, sizes={"k": k})
 
     def cholesky(x: Any, upper: bool) -> Any:
-        return _gufunc(functools.partial(c["linalg.cholesky"], upper=upper), "(m,n)->(m,n)", x)
+        return _gufunc(
+            functools.partial(c["linalg.cholesky"], upper=upper), "(m,n)->(m,n)", x
+        )
 
     def solve(x1: Any, x2: Any) -> Any:
         if x2.ndim == 1:
@@ -709,7 +722,9 @@ def _linalg_ops() -> dict[str, Callable[..., Any]]:
         return res[..., None, None] if keepdims else res
 
     def matrix_power(x: Any, n: int) -> Any:
-        return _gufunc(functools.partial(c["linalg.matrix_power"], n=n), "(m,n)->(m,n)", x)
+        return _gufunc(
+            functools.partial(c["linalg.matrix_power"], n=n), "(m,n)->(m,n)", x
+        )
 
     def trace(x: Any, offset: int, dtype: Any) -> Any:
         diag = da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
@@ -802,11 +817,18 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
 
         def entry(x: Any, n: int, axis: int, norm: str) -> Any:
             x = x.rechunk({axis: -1})
-            sample = cpu(np.ones((max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype), n, 0, norm)
+            sample = cpu(
+                np.ones((max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype),
+                n,
+                0,
+                norm,
+            )
             chunks = list(x.chunks)
             chunks[axis] = (n if name not in ("fft.rfft", "fft.ihfft") else n // 2 + 1,)
             return x.map_blocks(
-                lambda b: cpu(b, n, axis, norm), dtype=sample.dtype, chunks=tuple(chunks)
+                lambda b: cpu(b, n, axis, norm),
+                dtype=sample.dtype,
+                chunks=tuple(chunks),
             )
 
         return entry
@@ -824,7 +846,9 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
             if name == "fft.rfftn":
                 chunks[axes[-1]] = (s[-1] // 2 + 1,)
             return x.map_blocks(
-                lambda b: cpu(b, s, axes, norm), dtype=sample.dtype, chunks=tuple(chunks)
+                lambda b: cpu(b, s, axes, norm),
+                dtype=sample.dtype,
+                chunks=tuple(chunks),
             )
 
         return entry
@@ -843,7 +867,14 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
         return entry
 
     ops: dict[str, Callable[..., Any]] = {}
-    for name in ("fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.hfft", "fft.ihfft"):
+    for name in (
+        "fft.fft",
+        "fft.ifft",
+        "fft.rfft",
+        "fft.irfft",
+        "fft.hfft",
+        "fft.ihfft",
+    ):
         ops[name] = one_dim(name)
     for name in ("fft.fftn", "fft.ifftn", "fft.rfftn", "fft.irfftn"):
         ops[name] = n_dim(name)

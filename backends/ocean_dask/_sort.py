@@ -1,8 +1,8 @@
 """``sort``, ``argsort`` and ``unique_*`` on arrays of many chunks, lazily.
 
 No chunk is ever gathered with all the others.  Along the sorted axis the
-array is cut into P chunks of one size (the last is padded with records that
-sort last) and sorted as a *block sorting network*: each chunk is sorted, then
+array is cut into P chunks of one size (the last is filled up with records
+that sort last) and sorted as a *block sorting network*: each chunk is sorted, then
 Batcher's merge-exchange network (Knuth 5.2.2, Algorithm M) runs with each
 comparator replaced by a merge-split of two chunks (the sorted union, split
 back into a lower and an upper chunk); a network that sorts P elements sorts
@@ -46,19 +46,31 @@ def _unknown_sizes(x: Any) -> bool:
 
 
 def _record_dtype(key: np.dtype, payload: np.dtype | None) -> np.dtype:
-    # "pad" marks the filler records that make the last chunk as long as the
-    # others; they sort after everything (NaN included).
-    fields = [("pad", np.dtype(np.uint8)), ("k", key), ("i", _INDEX)]
+    fields = [("k", key), ("i", _INDEX)]
     if payload is not None:
         fields.append(("v", payload))
     return np.dtype(fields)
 
 
 def _sort_rows(block: np.ndarray) -> np.ndarray:
-    """Sort each row (last axis) of a record block by (pad, value, position)."""
+    """Sort each row (last axis) of a record block by (value, position).
+
+    A stable sort by value alone is right unless equal values stand in the
+    wrong order of position (after merges across blocks); only then the two
+    keys are sorted together (``lexsort``, several times slower).
+    """
     if block.shape[-1] < 2:
         return block
-    order = np.lexsort((block["i"], block["k"], block["pad"]), axis=-1)
+    k, i = block["k"], block["i"]
+    order = np.argsort(k, axis=-1, kind="stable")
+    ks = np.take_along_axis(k, order, axis=-1)
+    ps = np.take_along_axis(i, order, axis=-1)
+    tie = ks[..., 1:] == ks[..., :-1]
+    if ks.dtype.kind in "fc":  # NaNs are equal for the order (they sort last)
+        nan = np.isnan(ks)
+        tie |= nan[..., 1:] & nan[..., :-1]
+    if (tie & (ps[..., 1:] < ps[..., :-1])).any():
+        order = np.lexsort((i, k), axis=-1)
     return np.take_along_axis(block, order, axis=-1)
 
 
@@ -70,12 +82,22 @@ def _merge_split(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return both[..., :c], both[..., c:]
 
 
+def _largest(dtype: np.dtype) -> Any:
+    """A value no other sorts after (NaN for floats; ties go by position)."""
+    if dtype.kind == "f":
+        return np.nan
+    if dtype.kind == "c":
+        return complex(np.nan, np.nan)
+    if dtype.kind == "b":
+        return True
+    return np.iinfo(dtype).max
+
+
 def _pack(keys: Any, positions: Any, payload: Any | None) -> Any:
     rec = _record_dtype(keys.dtype, None if payload is None else payload.dtype)
 
     def pack(k: np.ndarray, i: np.ndarray, *v: np.ndarray) -> np.ndarray:
         out = np.empty(k.shape, dtype=rec)
-        out["pad"] = 0
         out["k"] = k
         out["i"] = i
         if v:
@@ -122,10 +144,12 @@ def _merge_network(records: Any) -> Any:
     p = len(sizes)
     if p <= 1:
         return records
-    if sizes[-1] != c:  # pad the last chunk with records that sort last
+    if sizes[-1] != c:
+        # Fill the last chunk up with records that sort after every other:
+        # the largest value and positions from n on (cut off at the end).
         shape = (*records.shape[:-1], c - sizes[-1])
         filler = da.zeros(shape, dtype=records.dtype, chunks=(*records.chunks[:-1], -1))
-        filler = filler.map_blocks(_filler, dtype=records.dtype)
+        filler = filler.map_blocks(_filler, n, dtype=records.dtype)
         records = da.concatenate([records, filler], axis=-1)
     # The graph is written out directly (dask.delayed would merge a graph per
     # comparator, quadratic in their number): one task per merge-split and
@@ -142,7 +166,10 @@ def _merge_network(records: Any) -> Any:
         for step, (i, j) in enumerate(network):
             mkey = (merge_name, *outer, step)
             dsk[mkey] = (_merge_split, row[i], row[j])
-            lo, hi = (f"{merge_name}-lo", *outer, step), (f"{merge_name}-hi", *outer, step)
+            lo, hi = (
+                (f"{merge_name}-lo", *outer, step),
+                (f"{merge_name}-hi", *outer, step),
+            )
             dsk[lo] = (operator.getitem, mkey, 0)
             dsk[hi] = (operator.getitem, mkey, 1)
             row[i], row[j] = lo, hi
@@ -157,9 +184,10 @@ def _identity(block: np.ndarray) -> np.ndarray:
     return block
 
 
-def _filler(block: np.ndarray) -> np.ndarray:
+def _filler(block: np.ndarray, n: int) -> np.ndarray:
     out = block.copy()
-    out["pad"] = 1
+    out["k"] = _largest(block.dtype["k"])
+    out["i"] = n + np.arange(block.shape[-1])
     return out
 
 
@@ -192,7 +220,9 @@ def _ascending(x: Any, axis: int, want_indices: bool) -> Any:
                 lambda b: np.argsort(b, axis=axis, kind="stable").astype(_INDEX),
                 dtype=_INDEX,
             )
-        return x.map_blocks(lambda b: np.sort(b, axis=axis, kind="stable"), dtype=x.dtype)
+        return x.map_blocks(
+            lambda b: np.sort(b, axis=axis, kind="stable"), dtype=x.dtype
+        )
     rec = _sorted_records(x, axis, where="argsort()" if want_indices else "sort()")
     out = _field(rec, "i", _INDEX) if want_indices else _field(rec, "k", x.dtype)
     return da.moveaxis(out, -1, axis)
@@ -282,7 +312,12 @@ class _Groups:
         # next_start[k]: the first group start after k (n past the last)
         suffix_min = _reverse(
             cumreduction(
-                np.minimum.accumulate, np.minimum, n, _reverse(g, 0), axis=0, dtype=_INDEX
+                np.minimum.accumulate,
+                np.minimum,
+                n,
+                _reverse(g, 0),
+                axis=0,
+                dtype=_INDEX,
             ),
             0,
         )

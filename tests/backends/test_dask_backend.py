@@ -42,7 +42,7 @@ def chunked(a, chunks):
     edges = [np.cumsum((0, *c)) for c in d.chunks]
     blocks = np.empty(d.numblocks, dtype=object)
     for idx in np.ndindex(*d.numblocks):
-        key = tuple(slice(e[i], e[i + 1]) for e, i in zip(edges, idx))
+        key = tuple(slice(e[i], e[i + 1]) for e, i in zip(edges, idx, strict=True))
         piece = np.array(a[key])
         blocks[idx] = da.from_array(piece, chunks=piece.shape)
     return ocean_ext.from_dask(da.block(blocks.tolist()))
@@ -239,7 +239,11 @@ def test_unique_functions_over_many_chunks():
         vals, idx, inv, counts = ocean_ext.compute(*ua)
     flat = a.reshape(-1)
     want_vals, want_idx, want_inv, want_counts = np.unique(
-        flat, return_index=True, return_inverse=True, return_counts=True, equal_nan=False
+        flat,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        equal_nan=False,
     )
     np.testing.assert_array_equal(values(vals), want_vals)
     np.testing.assert_array_equal(values(idx), want_idx)
@@ -268,7 +272,9 @@ def test_elementwise_reductions_and_linalg_match_numpy():
     a = rng.standard_normal((6, 5))
     x = on_dask(a, chunks=(2, 2))
     np.testing.assert_allclose(values(xp.exp(x) - x**2), np.exp(a) - a**2)
-    np.testing.assert_allclose(values(xp.std(x, axis=1, correction=1)), a.std(1, ddof=1))
+    np.testing.assert_allclose(
+        values(xp.std(x, axis=1, correction=1)), a.std(1, ddof=1)
+    )
     np.testing.assert_allclose(values(xp.cumulative_sum(x, axis=0)), a.cumsum(0))
     np.testing.assert_array_equal(values(xp.argmax(x, axis=0)), a.argmax(0))
     np.testing.assert_allclose(values(x @ x.mT), a @ a.T)
@@ -280,9 +286,13 @@ def test_elementwise_reductions_and_linalg_match_numpy():
         values(xp.linalg.vector_norm(x, ord=3)), np.sum(np.abs(a) ** 3) ** (1 / 3)
     )
     np.testing.assert_allclose(values(xp.fft.rfft(x, axis=0)), np.fft.rfft(a, axis=0))
-    np.testing.assert_array_equal(values(xp.linalg.diagonal(xm, offset=1)), np.diagonal(m, 1))
+    np.testing.assert_array_equal(
+        values(xp.linalg.diagonal(xm, offset=1)), np.diagonal(m, 1)
+    )
     np.testing.assert_array_equal(values(xp.tril(x, k=-1)), np.tril(a, -1))
-    np.testing.assert_array_equal(values(xp.eye(3, 5, k=1, device="dask")), np.eye(3, 5, 1))
+    np.testing.assert_array_equal(
+        values(xp.eye(3, 5, k=1, device="dask")), np.eye(3, 5, 1)
+    )
 
 
 def test_indexing_with_several_index_arrays():
@@ -361,8 +371,10 @@ def test_float16_and_complex32_run_the_cpu_kernels_per_chunk():
     x = ocean_ext.from_dask(da.from_array(a, chunks=4))
     assert x.dtype == ocean_ext.float16
     cpu = xp.asarray(a, dtype=ocean_ext.float16)
-    np.testing.assert_array_equal(values(xp.astype(x * x + 1, xp.float32)),
-                                  np.asarray(xp.astype(cpu * cpu + 1, xp.float32)))
+    np.testing.assert_array_equal(
+        values(xp.astype(x * x + 1, xp.float32)),
+        np.asarray(xp.astype(cpu * cpu + 1, xp.float32)),
+    )
     z = xp.astype(x, ocean_ext.complex32)
     zc = xp.astype(cpu, ocean_ext.complex32)
     assert z.device == DASK
@@ -394,7 +406,9 @@ def test_read_only_arrays_refuse_writes():
 
 def test_compute_modes_refuse_lazy_arrays_except_standard(runs):
     x = xp.asarray([-1.0, 4.0], device="dask")
-    np.testing.assert_array_equal(values(ocean_ext.sqrt(x, mode="standard")), [np.nan, 2.0])
+    np.testing.assert_array_equal(
+        values(ocean_ext.sqrt(x, mode="standard")), [np.nan, 2.0]
+    )
     for mode in ("warn", "raise", "complex"):
         with pytest.raises(NotImplementedError, match=r"ocean_ext.sqrt\(\): mode"):
             ocean_ext.sqrt(x, mode=mode)
