@@ -12,6 +12,7 @@ that calls ``dask.compute``), so the tests can count scheduler runs.
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from typing import Any
 
@@ -22,14 +23,24 @@ __all__ = ["DaskBackend", "backend", "compute"]
 _KDLCPU = 1
 
 
+# Entries of the CPU table that the dask table leaves out: the flat-offset
+# gathers of bound index objects (lazy arrays have no memory layout).
+ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
+
+
 def _dask_installed() -> bool:
+    """Whether dask.array can be imported, without importing anything
+    (``find_spec("dask.array")`` would import the ``dask`` package)."""
     try:
-        return (
-            importlib.util.find_spec("dask") is not None
-            and importlib.util.find_spec("dask.array") is not None
-        )
+        spec = importlib.util.find_spec("dask")
     except (ImportError, ValueError):  # pragma: no cover - a broken install
         return False
+    if spec is None:
+        return False
+    return any(
+        os.path.isdir(os.path.join(loc, "array"))
+        for loc in (spec.submodule_search_locations or ())
+    )
 
 
 def compute(*natives: Any) -> tuple[Any, ...]:
@@ -63,7 +74,8 @@ class DaskBackend:
 
     def __init__(self) -> None:
         self._ops: dict[str, Any] | None = None
-        self._lock = threading.Lock()
+        self._real: dict[str, Any] | None = None
+        self._lock = threading.RLock()
         self._installed: bool | None = None
 
     def __repr__(self) -> str:
@@ -81,16 +93,57 @@ class DaskBackend:
 
     @property
     def ops(self) -> dict[str, Any]:
+        """The table: one entry per operation of the CPU table, each building
+        the real dask table (importing dask) on its first call.
+
+        Enumerating devices, or making ``Device("dask")``, reads the table's
+        names but imports nothing.  The entries stay in the plain dict (so
+        ``ocean_ext.instrument`` wraps them like any other); each forwards to
+        the real entry, one Python call more than a direct table.
+        """
         if self._ops is None:
             with self._lock:
                 if self._ops is None:
-                    if not self.device_indices():
-                        self._ops = {}
-                    else:
-                        from ._ops import build_ops
-
-                        self._ops = build_ops()
+                    self._ops = self._deferred() if self.device_indices() else {}
         return self._ops
+
+    def _deferred(self) -> dict[str, Any]:
+        from ocean_array_api._backend import get_backend, missing_op
+
+        cpu = get_backend("cpu")
+        names = list(cpu.ops) if cpu is not None else []
+        table: dict[str, Any] = {}
+        for name in names:
+            table[name] = self._forward(name, missing_op)
+        return table
+
+    def _forward(self, name: str, missing_op: Any) -> Any:
+        if name in ABSENT:
+
+            def absent(*args: Any, **kwargs: Any) -> Any:
+                raise missing_op(name, self.kind)
+
+            absent.__name__ = f"missing_{name}"
+            absent._ocean_missing = True  # type: ignore[attr-defined]
+            return absent
+
+        def entry(*args: Any, **kwargs: Any) -> Any:
+            return self._table()[name](*args, **kwargs)
+
+        entry.__name__ = entry.__qualname__ = f"dask_{name}"
+        return entry
+
+    def _table(self) -> dict[str, Any]:
+        """The real table (``_ops.build_ops``), built on first use."""
+        real = self._real
+        if real is None:
+            with self._lock:
+                if self._real is None:
+                    from ._ops import build_ops
+
+                    self._real = build_ops()
+                real = self._real
+        return real
 
     def array_module(self) -> Any:
         # ocean_ext.sparse runs NumPy-style index kernels eagerly; there is no

@@ -87,6 +87,34 @@ def test_mixing_with_cpu_is_a_device_error():
         xp.ones(3, device="dask") + xp.ones(3)
 
 
+def test_the_table_covers_the_cpu_table_but_the_flat_gathers():
+    from ocean_cpu import backend as cpu
+    from ocean_dask._backend import ABSENT
+    from ocean_dask._ops import build_ops
+
+    real = build_ops()
+    assert set(cpu.ops) - set(real) == ABSENT
+    assert set(DASK._ops) == set(cpu.ops)
+
+
+def test_listing_devices_imports_no_dask():
+    from ..helpers import run_python
+
+    code = (
+        "import sys\n"
+        "import ocean_array_api as xp\n"
+        "devs = xp.__array_namespace_info__().devices()\n"
+        "assert 'dask' in [str(d) for d in devs]\n"
+        "xp.sum(xp.ones(3))\n"
+        "print('loaded:' + ','.join(m for m in sys.modules if m.split('.')[0] == 'dask'))\n"
+        "xp.ones(3, device='dask') + 1\n"
+        "print('after:' + str('dask.array' in sys.modules))\n"
+    )
+    out = run_python(code).stdout
+    assert "loaded:\n" in out
+    assert "after:True" in out
+
+
 # --- laziness ---------------------------------------------------------------------
 def test_standard_code_builds_graphs_without_running_them(runs):
     a = np.arange(24.0).reshape(4, 6)
