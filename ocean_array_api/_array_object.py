@@ -178,13 +178,15 @@ class Array:
         implicitly; move them with ``to_device("cpu")`` first.
         """
         backend = self._device._backend
-        if self._device._kind != "cpu":
+        if self._device._kind != "cpu" and not getattr(
+            backend, "host_accessible", False
+        ):
             msg = (
                 f"__array__(): the array is on {self._device!r}; implicit conversion "
                 f"to a NumPy array is refused, use x.to_device('cpu') first"
             )
             raise TypeError(msg)
-        data = backend.to_host(self._data)
+        data = backend.to_host(self._data)  # computes a lazy array's graph
         if not self._dtype._standard:  # ocean_ext dtypes: complex32 as complex64
             from ._ext_dtypes import host_values
 
@@ -351,6 +353,12 @@ class Array:
     # --- misc ---------------------------------------------------------------
     def __repr__(self) -> str:
         backend = self._device._backend
+        if backend.is_lazy(self._data):
+            # Note: printing never runs a lazy array's graph (that would be a
+            # hidden compute); ocean_ext.compute(x) gives the values.
+            shape = ", ".join("None" if s is None else str(s) for s in self.shape)
+            shape = f"({shape},)" if self.ndim == 1 else f"({shape})"
+            return f"Array(<lazy>, shape={shape}, dtype={self._dtype}, device={self._device})"
         host = backend.to_host(backend.materialize(self._data))
         import numpy as np
 
@@ -366,6 +374,8 @@ class Array:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         backend = self._device._backend
+        if backend.is_lazy(self._data):  # pickles the graph, not its values
+            return (_unpickle_lazy, (self._data, self._dtype._name, str(self._device)))
         host = backend.to_host(backend.materialize(self._data))
         return (_unpickle, (host, self._dtype._name, str(self._device)))
 
@@ -422,6 +432,10 @@ def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
     return _wrap(
         dev._backend.from_host(host, dev._index), _dt._by_name(dtype_name), dev
     )
+
+
+def _unpickle_lazy(data: Any, dtype_name: str, device: str) -> Array:
+    return _wrap(data, _dt._by_name(dtype_name), parse_device(device, "unpickle"))
 
 
 def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:

@@ -36,7 +36,11 @@ from typing import Any, Protocol, runtime_checkable
 __all__ = ["Backend", "available_kinds", "get_backend", "missing_op"]
 
 ENTRY_POINT_GROUP = "ocean_array_api.backends"
-_BUILTIN = {"cpu": "ocean_cpu:backend", "cuda": "ocean_cuda:backend"}
+_BUILTIN = {
+    "cpu": "ocean_cpu:backend",
+    "cuda": "ocean_cuda:backend",
+    "dask": "ocean_dask:backend",
+}
 
 
 @runtime_checkable

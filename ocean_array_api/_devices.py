@@ -39,12 +39,21 @@ class Device:
     context manager to make it the default device inside a ``with`` block.
     """
 
-    __slots__ = ("__weakref__", "_backend", "_index", "_kind", "_native", "_ops")
+    __slots__ = (
+        "__weakref__",
+        "_backend",
+        "_index",
+        "_kind",
+        "_native",
+        "_ops",
+        "_str",
+    )
     _backend: Any
     _index: int
     _kind: str
     _native: type
     _ops: dict[str, Any]
+    _str: str
     _interned: ClassVar[dict[tuple[str, int], Device]] = {}
 
     def __new__(cls, kind: str, index: int = 0) -> Device:
@@ -74,7 +83,12 @@ class Device:
             )
             raise ValueError(msg)
         dev = object.__new__(cls)
+        # A backend may name its devices (the dask backend's one device is
+        # plain "dask"); otherwise "kind:index".
+        naming = getattr(backend, "device_name", None)
+        name_str = naming(index) if naming is not None else f"{kind}:{index}"
         for name, value in (
+            ("_str", name_str),
             ("_kind", kind),
             ("_index", index),
             ("_backend", backend),
@@ -102,7 +116,7 @@ class Device:
         return f"Device({self._kind!r}, {self._index})"
 
     def __str__(self) -> str:
-        return f"{self._kind}:{self._index}"
+        return self._str
 
     def __reduce__(self) -> tuple[Any, tuple[str, int]]:
         return (Device, (self._kind, self._index))

@@ -8,13 +8,17 @@ what ``ocean_array_api`` itself computes::
 
 Features: non-native byte order, compute modes for out-of-domain input,
 reusable index objects, ``ensure``/``cast``, read-only arrays and overlap-safe
-writes, call instrumentation, the half-precision dtypes float16 and complex32.
+writes, call instrumentation, the half-precision dtypes float16 and complex32,
+and the bridge to dask for arrays on the ``dask`` device (``from_dask``,
+``to_dask``, ``rechunk``, ``compute``).
 """
 
 from ._byteorder import *
 from ._byteorder import __all__ as _byteorder_all
 from ._casting import *
 from ._casting import __all__ as _casting_all
+from ._dask import *
+from ._dask import __all__ as _dask_all
 from ._halfprec import *
 from ._halfprec import __all__ as _halfprec_all
 from ._index import *
@@ -31,6 +35,7 @@ from ._readonly import __all__ as _readonly_all
 __all__ = [
     *_byteorder_all,
     *_casting_all,
+    *_dask_all,
     *_halfprec_all,
     *_index_all,
     *_instrument_all,

@@ -323,6 +323,15 @@ def _resolve(
                 out_dims.append(shape[axis])
                 axis += 1
             nkey.append(Ellipsis)
+        elif device._backend.is_lazy(it._data):
+            # Binding checks bounds and turns masks into indices: it needs the
+            # values, which on a lazy device would run the graph unasked.
+            msg = (
+                f"{where}: index objects with index arrays cannot be bound to "
+                f"arrays on the lazy {device} device; index with the key itself "
+                f"(x[key]) instead"
+            )
+            raise NotImplementedError(msg)
         elif it.dtype is _dt.bool:
             mshape = tuple(it.shape)
             if not mshape:  # a 0-d mask: a new axis of length 1 or 0

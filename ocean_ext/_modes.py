@@ -257,6 +257,18 @@ def _host(dev: Any, native: Any) -> Any:
     return np.asarray(backend.to_host(native))[()]
 
 
+def _refuse_lazy(dev: Any, native: Any, where: str, mode: str) -> None:
+    """Modes other than "standard" decide from the values; on a lazy device
+    (dask) that would run the graph behind the caller's back."""
+    if dev._backend.is_lazy(native):
+        msg = (
+            f"{where}: mode {mode!r} needs the values of the input to decide, and "
+            f"the array on {dev} is lazy; use mode='standard' (NaN outside the "
+            f"domain), or compute the input first (ocean_ext.compute)"
+        )
+        raise NotImplementedError(msg)
+
+
 def _any(dev: Any, mask: Any) -> bool:
     return bool(_host(dev, dev._ops["any"](mask, None, False)))
 
@@ -445,6 +457,7 @@ def _unary(
             return xp_func(x)
         dev = x._device
         data = x._data
+        _refuse_lazy(dev, data, where, m)
         mask = _native(dev, outside(dev._ops, data))
         if not _any(dev, mask):
             return xp_func(x)
@@ -663,6 +676,7 @@ def pow(  # noqa: A001
         return xp.pow(x1, x2)
     ops = dev._ops
     native = dev._native
+    _refuse_lazy(dev, a if a.__class__ is native else b, where, m)
     if a.__class__ is native:
         neg = ops["less"](a, 0)
         if b.__class__ is native:

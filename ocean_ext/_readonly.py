@@ -170,6 +170,14 @@ def _overlap(data: Any, lo: int, hi: int, region: _Region, root: Any) -> bool:
         return True
 
 
+def _has_memory(data: Any) -> bool:
+    """Whether native ``data`` exposes memory (lazy handles have none: their
+    read-only state is their own ``flags.writeable``)."""
+    return hasattr(data, "__array_interface__") or hasattr(
+        data, "__cuda_array_interface__"
+    )
+
+
 def _writeable(data: Any) -> bool:
     flags = getattr(data, "flags", None)
     return bool(getattr(flags, "writeable", True))
@@ -179,7 +187,7 @@ def _regions_hit(data: Any) -> list[_Region]:
     """The read-only regions that native ``data``'s memory overlaps."""
     root = _root(data)
     regions = _regions.get(id(root))
-    if not regions:
+    if not regions or not _has_memory(data):
         return []
     lo, hi = _extent(_layout(data))
     return [r for r in tuple(regions) if _overlap(data, lo, hi, r, root)]
@@ -298,6 +306,9 @@ def set_readonly(x: Any, flag: bool = True) -> None:
 def _make_readonly(data: Any) -> None:
     if type(data) is np.ndarray:
         data.flags.writeable = False
+    elif not _has_memory(data):  # a lazy handle: its own flag
+        data.flags.writeable = False
+        return
     layout = _layout(data)
     if 0 in layout[1]:
         return  # no elements: nothing to protect beyond NumPy's flag
@@ -320,6 +331,9 @@ def _make_readonly(data: Any) -> None:
 
 
 def _release(data: Any, where: str) -> None:
+    if not _has_memory(data):  # a lazy handle: its own flag
+        data.flags.writeable = True
+        return
     root = _root(data)
     with _lock:
         regions = list(_regions.get(id(root), ()))
@@ -453,6 +467,8 @@ def shares_memory(a: Array | np.ndarray, b: Array | np.ndarray) -> bool:
     da, db = datas
     if type(da) is np.ndarray and type(db) is np.ndarray:
         return bool(np.shares_memory(da, db))
+    if not (_has_memory(da) and _has_memory(db)):
+        return da is db  # lazy handles: only a handle shares with itself
     if 0 in da.shape or 0 in db.shape:
         return False
     lo1, hi1 = _extent(_layout(da))

@@ -11,6 +11,12 @@
   ``=1`` forces it; the default, ``auto``, simulates only when no GPU is present.
 - ``@pytest.mark.cuda``: needs a CUDA device, real or simulated (skipped with
   the reason otherwise); ``@pytest.mark.gpu``: needs real hardware and CuPy.
+- dask: the ``dask`` device (``backends/ocean_dask``, when dask is installed)
+  is tested by ``tests/backends/test_dask_backend.py`` in every run.  The
+  ``device`` fixture covers it too with ``OCEAN_TEST_DASK=1``, or when it is
+  the default device (``OCEAN_ARRAY_API_DEFAULT_DEVICE=dask``, the separate,
+  slower run of the whole suite on dask: see docs/dev/testing.md);
+  ``OCEAN_TEST_DASK=0`` leaves it out even then.
 - Hypothesis profiles: "default" (50 examples, no deadline), "ci"
   (deterministic, no example database; the default when ``CI`` is set) and
   "thorough" (1000 examples), chosen with ``HYPOTHESIS_PROFILE``.
@@ -70,7 +76,18 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )
 
-ALL_DEVICES = tuple(xp.__array_namespace_info__().devices())
+_dask = os.environ.get("OCEAN_TEST_DASK", "auto").lower()
+if _dask not in {"auto", "0", "1"}:
+    msg = f"OCEAN_TEST_DASK must be auto, 0 or 1, got {_dask!r}"
+    raise ValueError(msg)
+TEST_DASK = _dask == "1" or (
+    _dask == "auto" and xp.__array_namespace_info__().default_device().kind == "dask"
+)
+ALL_DEVICES = tuple(
+    d
+    for d in xp.__array_namespace_info__().devices()
+    if d.kind != "dask" or TEST_DASK
+)
 CUDA_DEVICES = tuple(d for d in ALL_DEVICES if d.kind == "cuda")
 CPU0 = xp.__array_namespace_info__().default_device()
 
@@ -81,7 +98,8 @@ def _device_id(d: Any) -> str:
 
 @pytest.fixture(scope="session", params=ALL_DEVICES, ids=_device_id)
 def device(request: pytest.FixtureRequest) -> object:
-    """Each device this machine has (session-scoped: devices are immutable values)."""
+    """Each device this machine has (session-scoped: devices are immutable values;
+    the dask device only as said above)."""
     return request.param
 
 

@@ -673,7 +673,8 @@ def test_numpy_asarray_with_dtype_and_copy():
 
 @pytest.mark.cuda
 def test_numpy_asarray_of_cuda_array_raises():
-    x = xp.ones(3, device=xp.__array_namespace_info__().devices()[-1])
+    cuda = next(d for d in xp.__array_namespace_info__().devices() if d.kind == "cuda")
+    x = xp.ones(3, device=cuda)
     with pytest.raises(TypeError, match="to_device"):
         np.asarray(x)
 

@@ -1,0 +1,147 @@
+"""``LazyArray``: the native array of the ``dask`` device kind.
+
+The front end reads a few attributes of every native array (``shape``,
+``ndim``, ``size``, ``dtype``, ``base``, ``T``, ``x[key]``).  A
+``dask.array.Array`` has them, but writes a data-dependent size as ``nan``
+where the standard says ``None``, and its ``__setitem__`` rewrites the dask
+array object in place (every holder of that object would see the write).
+``LazyArray`` is a small handle around one dask array that answers those
+attributes the standard's way; ``setitem`` and the in-place operators rebind
+the handle to a new dask array, so nothing shared is ever mutated.
+
+This module imports neither dask nor NumPy at import time: the backend is
+registered and enumerated without dask being imported.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+__all__ = ["LazyArray", "unwrap", "wrap"]
+
+
+class Flags:
+    """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``)."""
+
+    __slots__ = ("writeable",)
+
+    def __init__(self) -> None:
+        self.writeable = True
+
+
+class LazyArray:
+    """A handle to one ``dask.array.Array`` (attribute ``arr``).
+
+    Sizes the graph cannot know before it runs (after a boolean mask,
+    ``unique_*``, ``nonzero``) are ``None`` in ``shape``, and ``size`` is then
+    ``None`` too.
+    """
+
+    __slots__ = ("__weakref__", "_flags", "arr")
+    base = None  # never a view of another handle's memory (graphs are values)
+
+    def __init__(self, arr: Any) -> None:
+        self.arr = arr
+        self._flags: Flags | None = None
+
+    @property
+    def flags(self) -> Flags:
+        """Read-only is a flag of the handle: a view is another graph, which
+        a write through this handle never reaches (nor the reverse)."""
+        if self._flags is None:
+            self._flags = Flags()
+        return self._flags
+
+    def check_writeable(self) -> None:
+        """Raise NumPy's ValueError for a write to a read-only handle."""
+        if self._flags is not None and not self._flags.writeable:
+            msg = "assignment destination is read-only"
+            raise ValueError(msg)
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        return tuple([None if math.isnan(s) else int(s) for s in self.arr.shape])
+
+    @property
+    def ndim(self) -> int:
+        return self.arr.ndim  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int | None:
+        n = 1
+        for s in self.shape:
+            if s is None:
+                return None
+            n *= s
+        return n
+
+    @property
+    def dtype(self) -> Any:
+        return self.arr.dtype
+
+    @property
+    def chunks(self) -> tuple[tuple[int | None, ...], ...]:
+        """The chunk sizes along each axis (None where unknown)."""
+        return tuple(
+            tuple(None if math.isnan(c) else int(c) for c in dim)
+            for dim in self.arr.chunks
+        )
+
+    @property
+    def T(self) -> LazyArray:
+        return LazyArray(self.arr.T)
+
+    def __getitem__(self, key: Any) -> LazyArray:
+        return LazyArray(self.arr[unwrap(key)])
+
+    def __len__(self) -> int:
+        n = self.shape[0] if self.ndim else None
+        if n is None:
+            msg = "len() of a lazy array whose first dimension is unknown (None)"
+            raise TypeError(msg)
+        return n
+
+    def __repr__(self) -> str:
+        shape = (
+            "("
+            + ", ".join(str(s) for s in self.shape)
+            + (",)" if self.ndim == 1 else ")")
+        )
+        return f"<LazyArray shape={shape} dtype={self.arr.dtype} chunks={self.arr.chunksize} name={self.arr.name[:24]}>"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any]]:
+        # The graph holds closures (the table's per-chunk functions), which the
+        # standard pickle cannot serialise; cloudpickle (a dependency of dask,
+        # and what dask.distributed ships tasks with) can.
+        import cloudpickle
+
+        return (_from_cloudpickle, (cloudpickle.dumps(self.arr),))
+
+
+def _from_cloudpickle(payload: bytes) -> LazyArray:
+    import pickle
+
+    return LazyArray(pickle.loads(payload))
+
+
+def unwrap(obj: Any) -> Any:
+    """``obj`` with every ``LazyArray`` (also inside tuples/lists) replaced by
+    its dask array."""
+    c = obj.__class__
+    if c is LazyArray:
+        return obj.arr
+    if c is tuple or c is list:
+        return c([unwrap(o) for o in obj])
+    return obj
+
+
+def wrap(obj: Any, array_type: type) -> Any:
+    """``obj`` with every ``array_type`` (a dask array, also inside tuples and
+    lists) wrapped in a ``LazyArray``."""
+    if isinstance(obj, array_type):
+        return LazyArray(obj)
+    c = obj.__class__
+    if c is tuple or c is list:
+        return tuple([wrap(o, array_type) for o in obj])
+    return obj

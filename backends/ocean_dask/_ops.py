@@ -1,0 +1,1058 @@
+"""The dask backend's function table.
+
+Entries follow the CPU table's names and calling conventions
+(``docs/dev/backends.md``) on ``LazyArray`` handles.  Each entry is written on
+dask arrays and lifted by :func:`_lift`, which unwraps the handles and wraps
+the results.  Nothing here computes: every entry only builds a graph.
+
+How entries are built:
+
+- Elementwise functions (and the ``ocean_ext`` float16/complex32 ones) run the
+  CPU backend's own entry on each chunk (``dask.array.core.elemwise``), so
+  every correction of NumPy the CPU table makes holds here too, and float16 and
+  complex32 go through our compiled CPU kernels, chunk by chunk.
+- Reductions, manipulation, indexing, searching and ``matmul``/``tensordot``
+  are dask's distributed algorithms, corrected where dask departs from the
+  standard (``# Note:`` comments).
+- Functions of whole matrices (``linalg``) and of whole axes (``fft``) run the
+  CPU entry on chunks that hold each matrix / each transformed axis entire
+  (``dask.array.apply_gufunc``); batch dimensions stay chunked.
+- ``sort``, ``argsort`` and ``unique_*`` are in :mod:`._sort` (merge-split
+  between neighbouring chunks: no chunk grows beyond two chunks' worth).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask.array.core import elemwise
+from ocean_cpu import backend as _cpu
+from ocean_cpu._common import ELEMENTWISE, reduced
+
+from . import _sort
+from ._native import LazyArray, unwrap
+
+__all__ = ["build_ops", "from_numpy"]
+
+_Array = da.Array
+_inf = math.inf
+
+
+def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
+    """A handle over NumPy data (referenced, not copied; the caller copies)."""
+    host = np.asarray(host)
+    return LazyArray(da.from_array(host, chunks=chunks, name=False))
+
+
+def _out(res: Any) -> Any:
+    if isinstance(res, _Array):
+        return LazyArray(res)
+    c = res.__class__
+    if c is tuple or c is list:
+        return tuple([_out(r) for r in res])
+    if isinstance(res, (np.ndarray, np.generic)):
+        return from_numpy(res)
+    return res
+
+
+def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """An entry on handles from ``func`` on dask arrays.
+
+    ``out=`` (the in-place operators) names a handle: it is rebound to the
+    result, cast to its dtype, and returned.
+    """
+
+    def entry(*args: Any, out: LazyArray | None = None, **kwargs: Any) -> Any:
+        if out is not None:
+            out.check_writeable()
+        res = func(*[unwrap(a) for a in args], **kwargs)
+        if out is not None:
+            out.arr = res.astype(out.arr.dtype, copy=False)
+            return out
+        return _out(res)
+
+    entry.__name__ = entry.__qualname__ = f"dask_{name}"
+    entry.__wrapped__ = func  # type: ignore[attr-defined]
+    return entry
+
+
+def _unknown(n: float) -> bool:
+    return n != n  # nan: a data-dependent size
+
+
+# --- elementwise ------------------------------------------------------------
+def _chunkwise(func: Callable[..., Any]) -> Callable[..., Any]:
+    """An elementwise entry running ``func`` (a CPU entry) on each chunk."""
+
+    def entry(*args: Any) -> Any:
+        if not any(isinstance(a, _Array) for a in args):
+            return func(*args)
+        return elemwise(func, *args)
+
+    return entry
+
+
+def _clip(x: Any, lo: Any, hi: Any) -> Any:
+    cpu_clip = _cpu.ops["clip"]
+    if lo is None and hi is None:
+        return x.copy()
+    if lo is None:
+        return elemwise(lambda a, h: cpu_clip(a, None, h), x, hi, dtype=x.dtype)
+    if hi is None:
+        return elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
+    return elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
+
+
+def _where(cond: Any, x1: Any, x2: Any) -> Any:
+    return elemwise(np.where, cond, x1, x2)
+
+
+# --- creation ---------------------------------------------------------------
+def _zeros(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
+    return da.zeros(shape, dtype=dtype)
+
+
+def _ones(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
+    return da.ones(shape, dtype=dtype)
+
+
+def _empty(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
+    # Note: dask's empty chunks are uninitialised memory, as the standard allows.
+    return da.empty(shape, dtype=dtype)
+
+
+def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
+    return da.full(shape, np.asarray(fill, dtype=dtype)[()], dtype=dtype)
+
+
+def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
+    # Note: the length is NumPy's ceil((stop - start) / step) (dask's own
+    # arange can differ by one for float steps); element i is start + i * step.
+    with np.errstate(all="ignore"):
+        n = int(max(math.ceil((stop - start) / step), 0))
+    dtype = np.dtype(dtype)
+    if n == 0:
+        return da.zeros((0,), dtype=dtype)
+
+    def block(i: Any) -> Any:
+        if dtype.kind == "f":
+            return (start + i.astype(np.float64) * step).astype(dtype)
+        return (start + i * step).astype(dtype)
+
+    return elemwise(block, da.arange(n, dtype=np.int64), dtype=dtype)
+
+
+def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
+    # Note: dask's eye fails for some non-square shapes; the diagonal is
+    # where column - row == k, over chunks chosen for the 2-D shape.
+    rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
+    rows = da.arange(n, chunks=(rc,), dtype=np.int64)[:, None]
+    cols = da.arange(m, chunks=(cc,), dtype=np.int64)[None, :]
+    return (cols - rows == k).astype(dtype)
+
+
+def _linspace(
+    index: int, start: Any, stop: Any, num: int, dtype: Any, endpoint: bool
+) -> Any:
+    # NumPy's values, computed chunk by chunk from the element index.
+    cpu = functools.partial(
+        np.linspace, start, stop, num, endpoint=endpoint, dtype=dtype
+    )
+    if num <= 1:
+        return from_numpy(cpu()).arr
+    idx = da.arange(num, dtype=np.int64)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div
+
+    def block(i: Any) -> Any:
+        res = np.asarray(start + i * step)
+        if endpoint:
+            res = np.where(i == num - 1, stop, res)
+        return res.astype(dtype)
+
+    return elemwise(block, idx, dtype=dtype)
+
+
+def _tri(lower: bool) -> Callable[..., Any]:
+    def tri(x: Any, k: int) -> Any:
+        m, n = x.shape[-2], x.shape[-1]
+        rows = da.arange(m, chunks=x.chunks[-2])[:, None]
+        cols = da.arange(n, chunks=x.chunks[-1])[None, :]
+        keep = (cols - rows <= k) if lower else (cols - rows >= k)
+        return da.where(keep, x, x.dtype.type(0))
+
+    return tri
+
+
+def _meshgrid(arrays: Sequence[Any], indexing: str) -> Any:
+    return tuple(da.meshgrid(*arrays, indexing=indexing))
+
+
+# --- manipulation -----------------------------------------------------------
+def _concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
+    if axis is None:
+        arrays = [a.reshape(-1) for a in arrays]
+        axis = 0
+    if dtype is not None:
+        arrays = [a.astype(dtype) for a in arrays]
+    return da.concatenate(arrays, axis=axis)
+
+
+def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
+    if dtype is not None:
+        arrays = [a.astype(dtype) for a in arrays]
+    return da.stack(arrays, axis=axis)
+
+
+def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
+    key: list[Any] = [slice(None)] * x.ndim
+    for a in sorted(axes):
+        key.insert(a, None)
+    return x[tuple(key)]
+
+
+def _flip(x: Any, axis: tuple[int, ...] | None) -> Any:
+    rev = slice(None, None, -1)
+    axes = range(x.ndim) if axis is None else axis
+    key: list[Any] = [slice(None)] * x.ndim
+    for a in axes:
+        key[a] = rev
+    return x[tuple(key)]
+
+
+def _moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> Any:
+    return da.moveaxis(x, source, destination)
+
+
+def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+    if x.shape[axis] == 0:
+        return x  # dask's repeat fails on empty input
+    if not isinstance(repeats, _Array):
+        reps = int(repeats)
+        if reps == 0:
+            shape = list(x.shape)
+            shape[axis] = 0
+            return da.zeros(tuple(shape), dtype=x.dtype)
+        return da.repeat(x, reps, axis=axis)
+    # One count per element: each chunk repeats its own elements; the chunk
+    # lengths along ``axis`` are then data-dependent (None), and the total is
+    # sum(repeats), unknown before the graph runs.
+    if repeats.ndim == 0 or repeats.shape[0] == 1:
+        repeats = da.broadcast_to(repeats.reshape(1), (x.shape[axis],))
+    repeats = repeats.astype(np.int64).rechunk((x.chunks[axis],))
+
+    def block(xb: Any, rb: Any) -> Any:
+        return np.repeat(xb, rb.reshape(-1), axis=axis)
+
+    chunks = list(x.chunks)
+    chunks[axis] = (np.nan,) * len(x.chunks[axis])
+    return da.map_blocks(
+        block,
+        x,
+        _broadcastable(repeats, x.ndim, axis),
+        dtype=x.dtype,
+        chunks=tuple(chunks),
+    )
+
+
+def _broadcastable(r: Any, ndim: int, axis: int) -> Any:
+    """1-D ``r`` reshaped to broadcast along ``axis`` of an ``ndim``-d array."""
+    shape = [1] * ndim
+    shape[axis] = -1
+    return r.reshape(tuple(shape))
+
+
+def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
+    if tuple(x.shape) == tuple(shape):
+        return x.copy() if copy else x
+    if any(_unknown(s) for s in x.shape):
+        if len(shape) == 1:
+            return x.ravel() if x.ndim > 1 else x
+        msg = "reshape(): the input has a data-dependent size (None); compute it first"
+        raise NotImplementedError(msg)
+    return x.reshape(shape, merge_chunks=True)
+
+
+def _roll(x: Any, shift: Any, axis: Any) -> Any:
+    return da.roll(x, shift, axis=axis)
+
+
+def _squeeze(x: Any, axis: Any) -> Any:
+    return da.squeeze(x, axis=axis)
+
+
+def _tile(x: Any, reps: tuple[int, ...]) -> Any:
+    reps = tuple(reps)
+    if len(reps) < x.ndim:
+        reps = (1,) * (x.ndim - len(reps)) + reps
+    if len(reps) > x.ndim:
+        x = x[(None,) * (len(reps) - x.ndim)]
+    out = x
+    for ax, r in enumerate(reps):
+        if r == 1:
+            continue
+        if r == 0:
+            shape = list(out.shape)
+            shape[ax] = 0
+            out = da.zeros(tuple(shape), dtype=x.dtype)
+            continue
+        out = da.concatenate([out] * r, axis=ax)
+    return out
+
+
+def _unstack(x: Any, axis: int) -> Any:
+    key: list[Any] = [slice(None)] * x.ndim
+    out = []
+    for i in range(x.shape[axis]):
+        key[axis] = i
+        out.append(x[tuple(key)])
+    return tuple(out)
+
+
+# --- indexing ---------------------------------------------------------------
+def _getitem(x: Any, key: Any) -> Any:
+    keys = key if key.__class__ is tuple else (key,)
+    if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
+        mask = keys[0]
+        if mask.ndim == 0:
+            # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
+            return x[None][mask[None]]
+        return x[mask]
+    arrays = [k for k in keys if isinstance(k, _Array)]
+    if len(arrays) > 1 or (arrays and arrays[0].dtype != bool and arrays[0].ndim > 1):
+        return _advanced(x, keys)
+    if arrays and arrays[0].dtype.kind in "iu":
+        # Note: dask gathers with a dask index array lazily; negative indices
+        # count from the end, as in NumPy.
+        return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
+    return x[key]
+
+
+def _wrap_negative(k: Any, x: Any, keys: tuple[Any, ...]) -> Any:
+    if not isinstance(k, _Array) or k.dtype == bool:
+        return k
+    pos = _axis_of(keys, k, x.ndim)
+    n = x.shape[pos]
+    if k.dtype.kind == "u":
+        return k.astype(np.int64)
+    return da.where(k < 0, k + n, k)
+
+
+def _axis_of(keys: tuple[Any, ...], target: Any, ndim: int) -> int:
+    """The axis of ``x`` that key item ``target`` indexes."""
+    n_used = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    axis = 0
+    for k in keys:
+        if k is target:
+            return axis
+        if k is Ellipsis:
+            axis += ndim - n_used
+        elif k is not None:
+            axis += 1
+    return axis
+
+
+def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
+    """Integer-array indexing with several index arrays (or n-d ones), through
+    a flat index: ``x`` is reshaped to (..., prod(indexed dims), ...).
+
+    Only keys made of integers and integer arrays over the leading axes are
+    done here (the standard's case); others are refused.
+    """
+    if any(isinstance(k, (slice,)) or k is None or k is Ellipsis for k in keys):
+        msg = (
+            "__getitem__(): the dask backend supports several integer index "
+            "arrays only without slices, None or ... in the same key"
+        )
+        raise NotImplementedError(msg)
+    idx = []
+    for pos, k in enumerate(keys):
+        n = x.shape[pos]
+        k = da.asarray(k) if not isinstance(k, _Array) else k
+        k = k.astype(np.int64)
+        idx.append(da.where(k < 0, k + n, k))
+    idx = da.broadcast_arrays(*idx)
+    shape = idx[0].shape
+    dims = x.shape[: len(keys)]
+    flat = idx[0]
+    for d, k in zip(dims[1:], idx[1:], strict=True):
+        flat = flat * d + k
+    rest = x.shape[len(keys) :]
+    xf = x.reshape((math.prod(dims), *rest), merge_chunks=True)
+    res = xf[flat.reshape(-1)]
+    return res.reshape(tuple(shape) + tuple(rest))
+
+
+def _setitem(x: LazyArray, key: Any, value: Any) -> None:
+    x.check_writeable()
+    arr = x.arr
+    key = unwrap(key)
+    value = unwrap(value)
+    if isinstance(value, _Array):
+        value = value.astype(arr.dtype)
+    elif value.__class__ is LazyArray:
+        value = value.arr.astype(arr.dtype)
+    keys = key if key.__class__ is tuple else (key,)
+    if any(isinstance(k, _Array) and k.dtype != bool for k in keys):
+        keys = tuple(_wrap_negative(k, arr, keys) for k in keys)
+        key = keys if key.__class__ is tuple else keys[0]
+    new = arr.copy()
+    new[key] = value  # dask rewrites `new` (a fresh object) in place
+    x.arr = new
+
+
+def _take(x: Any, indices: Any, axis: int) -> Any:
+    key: list[Any] = [slice(None)] * x.ndim
+    key[axis] = indices
+    return _getitem(x, tuple(key))
+
+
+def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
+    # Each output chunk needs the whole of ``x`` along ``axis``: chunks are
+    # made whole along that axis only (the others stay as they are).
+    nd = x.ndim
+    shape_x = list(x.shape)
+    shape_i = list(indices.shape)
+    common = [max(a, b) for a, b in zip(shape_x, shape_i, strict=True)]
+    bx = list(common)
+    bx[axis] = shape_x[axis]
+    bi = list(common)
+    bi[axis] = shape_i[axis]
+    x = da.broadcast_to(x, tuple(bx))
+    indices = da.broadcast_to(indices, tuple(bi))
+    x = x.rechunk({axis: -1})
+    n = x.shape[axis]
+    letters = [chr(ord("a") + i) for i in range(nd)]
+    ind_x = "".join([*letters[:axis], "z", *letters[axis + 1 :]])
+    ind_i = "".join(letters)
+    # align the other axes' chunks of x and indices
+    other = {i: indices.chunks[i] for i in range(nd) if i != axis}
+    x = x.rechunk(other)
+
+    def block(xb: Any, ib: Any) -> Any:
+        ib = np.where(ib < 0, ib + n, ib)
+        return np.take_along_axis(xb, ib.astype(np.intp), axis=axis)
+
+    return da.blockwise(
+        block, ind_i, x, ind_x, indices, ind_i, dtype=x.dtype, concatenate=True
+    )
+
+
+# --- searching --------------------------------------------------------------
+def _argext(func: Callable[..., Any]) -> Callable[..., Any]:
+    def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+        if axis is None:
+            res = func(x.reshape(-1), axis=0)
+            return res.reshape((1,) * x.ndim) if keepdims else res
+        return func(x, axis=axis, keepdims=keepdims)
+
+    return entry
+
+
+def _count_nonzero(x: Any, axis: Any, keepdims: bool) -> Any:
+    return (x != 0).sum(axis=axis, keepdims=keepdims, dtype=np.intp)
+
+
+def _nonzero(x: Any) -> Any:
+    if x.ndim == 0:
+        msg = "nonzero(): 0-d input"
+        raise ValueError(msg)
+    return tuple(da.nonzero(x))
+
+
+def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> Any:
+    if sorter is not None:
+        x1 = x1[sorter]
+    if not isinstance(x2, _Array):
+        x2 = da.asarray(np.asarray(x2, dtype=x1.dtype))
+    if x2.ndim == 0:
+        return da.searchsorted(x1, x2.reshape(1), side=side).reshape(())
+    flat = x2.reshape(-1)
+    return da.searchsorted(x1, flat, side=side).reshape(x2.shape)
+
+
+def _isin(x1: Any, x2: Any, invert: bool) -> Any:
+    if not isinstance(x1, _Array):
+        x1 = da.asarray(np.asarray(x1))
+    if not isinstance(x2, _Array):
+        x2 = da.asarray(np.asarray(x2))
+    return da.isin(x1, x2, invert=invert)
+
+
+# --- statistics -------------------------------------------------------------
+def _reduction(func: Callable[..., Any], with_dtype: bool) -> Callable[..., Any]:
+    if with_dtype:
+
+        def entry(x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+            if axis == ():
+                return x.astype(dtype or x.dtype)
+            return func(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    else:
+
+        def entry(x: Any, axis: Any, keepdims: bool) -> Any:  # type: ignore[misc]
+            if axis == ():
+                return x.copy()
+            return func(x, axis=axis, keepdims=keepdims)
+
+    return entry
+
+
+def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
+    def entry(x: Any, axis: Any, keepdims: bool) -> Any:
+        if axis == ():
+            return x.copy()
+        if not any(_unknown(s) for s in x.shape) and math.prod(x.shape) == 0:
+            # Note: only reductions with an empty result get here (the front
+            # end refused the others); dask, as NumPy, raises for them.
+            shape, _ = reduced(x.shape, axis, keepdims)
+            return da.zeros(shape, dtype=x.dtype)
+        return func(x, axis=axis, keepdims=keepdims)
+
+    return entry
+
+
+def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
+    value = complex(math.nan, math.nan) if np.dtype(dtype).kind == "c" else math.nan
+    return da.full(shape, value, dtype=dtype)
+
+
+def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
+    if axis == ():
+        return x.copy()
+    if not any(_unknown(s) for s in x.shape):
+        shape, count = reduced(x.shape, axis, keepdims)
+        if count == 0:
+            return _nan_fill(shape, x.dtype)
+    return da.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _spread(func: Callable[..., Any]) -> Callable[..., Any]:
+    def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
+        if not any(_unknown(s) for s in x.shape):
+            shape, count = reduced(x.shape, axis, keepdims)
+            if count - correction <= 0:
+                return _nan_fill(shape, x.dtype)
+        if axis == ():
+            return da.zeros_like(x) if not correction else _nan_fill(x.shape, x.dtype)
+        res = func(x, axis=axis, ddof=correction, keepdims=keepdims)
+        return res.astype(x.dtype) if x.dtype.kind != "c" else res
+
+    return entry
+
+
+def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
+    def entry(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
+        res = (
+            func(x, axis=axis, dtype=dtype)
+            if x.shape[axis]
+            else x.astype(dtype or x.dtype)
+        )
+        if include_initial:
+            shape = list(x.shape)
+            shape[axis] = 1
+            first = da.full(tuple(shape), initial, dtype=res.dtype)
+            res = da.concatenate([first, res], axis=axis)
+        return res
+
+    return entry
+
+
+def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
+    if prepend is not None or append is not None:
+        x = da.concatenate(
+            [p for p in (prepend, x, append) if p is not None], axis=axis
+        )
+    lo = [slice(None)] * x.ndim
+    hi = lo[:]
+    lo[axis] = slice(None, -1)
+    hi[axis] = slice(1, None)
+    for _ in range(min(n, x.shape[axis])):
+        x = x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+# --- linear algebra ---------------------------------------------------------
+def _matmul(x1: Any, x2: Any) -> Any:
+    return da.matmul(x1, x2)
+
+
+def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
+    return da.tensordot(x1, x2, axes=axes)
+
+
+def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
+    rt = np.result_type(x1.dtype, x2.dtype)
+    prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
+    return prod.sum(axis=axis, dtype=rt)
+
+
+def _sample(dim_sizes: dict[str, int], core: tuple[str, ...], dtype: Any) -> Any:
+    shape = tuple(dim_sizes[c] for c in core)
+    if len(shape) == 2 and shape[0] == shape[1]:
+        return np.eye(shape[0], dtype=dtype) * 2 + 0  # SPD: every factorisation works
+    return np.ones(shape, dtype=dtype)
+
+
+def _parse(signature: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    ins, outs = signature.split("->")
+
+    def dims(part: str) -> list[tuple[str, ...]]:
+        out = []
+        for group in part.replace(" ", "").split("),"):
+            group = group.strip("()")
+            out.append(tuple(d for d in group.split(",") if d))
+        return out
+
+    return dims(ins), dims(outs)
+
+
+def _gufunc(
+    func: Callable[..., Any],
+    signature: str,
+    *args: Any,
+    sizes: dict[str, int] | None = None,
+) -> Any:
+    """``func`` (a CPU entry on stacks of core blocks) over dask arrays whose
+    core dimensions are made whole (one chunk); the batch dimensions keep
+    their chunks, so a stack of matrices is computed in parallel.  Output
+    dtypes come from one call on a 2x2 sample."""
+    arrays = [a for a in args if isinstance(a, _Array)]
+    if any(0 in a.shape for a in arrays):
+        # Nothing to compute, and dask's gufuncs refuse empty core blocks:
+        # the CPU entry on empty NumPy input gives the result (and shapes).
+        empty = [
+            np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args
+        ]
+        res = func(*empty)
+        if isinstance(res, tuple):
+            return tuple(from_numpy(r).arr for r in res)
+        return from_numpy(res).arr
+    in_dims, out_dims = _parse(signature)
+    sample_sizes = {d: 2 for dims in in_dims + out_dims for d in dims}
+    samples = [
+        _sample(sample_sizes, dims, a.dtype) if isinstance(a, _Array) else a
+        for a, dims in zip(args, in_dims, strict=True)
+    ]
+    with np.errstate(all="ignore"):
+        res = func(*samples)
+    outs = res if isinstance(res, tuple) else (res,)
+    dtypes = [np.asarray(r).dtype for r in outs]
+    known = {}
+    for a, dims in zip(args, in_dims, strict=True):
+        if isinstance(a, _Array):
+            for d, s in zip(dims, a.shape[a.ndim - len(dims) :], strict=True):
+                known[d] = s
+    out_sizes = {d: s for d, s in (sizes or {}).items() if d not in known}
+    result = da.apply_gufunc(
+        func,
+        signature,
+        *args,
+        output_dtypes=dtypes if len(dtypes) > 1 else dtypes[0],
+        output_sizes=out_sizes or None,
+        allow_rechunk=True,
+        vectorize=False,
+    )
+    return tuple(result) if isinstance(result, (tuple, list)) else result
+
+
+def _linalg_ops() -> dict[str, Callable[..., Any]]:
+    c = _cpu.ops
+
+    def unary(name: str, sig: str) -> Callable[..., Any]:
+        return lambda x: _gufunc(c[name], sig, x)
+
+    def eig_like(name: str) -> Callable[..., Any]:
+        return lambda x: _gufunc(c[name], "(m,n)->(m),(m,n)", x)
+
+    def qr(x: Any, mode: str) -> Any:
+        m, n = x.shape[-2:]
+        k = min(m, n)
+        f = functools.partial(c["linalg.qr"], mode=mode)
+        if mode == "complete":
+            return _gufunc(f, "(m,n)->(m,p),(m,n)", x, sizes={"p": m})
+        return _gufunc(f, "(m,n)->(m,k),(k,n)", x, sizes={"k": k})
+
+    def svd(x: Any, full_matrices: bool) -> Any:
+        m, n = x.shape[-2:]
+        k = min(m, n)
+        f = functools.partial(c["linalg.svd"], full_matrices=full_matrices)
+        if full_matrices:
+            return _gufunc(
+                f, "(m,n)->(m,p),(k),(q,n)", x, sizes={"p": m, "k": k, "q": n}
+            )
+        return _gufunc(f, "(m,n)->(m,k),(k),(k,n)", x, sizes={"k": k})
+
+    def svdvals(x: Any) -> Any:
+        k = min(x.shape[-2:])
+        return _gufunc(c["linalg.svdvals"], "(m,n)->(k)", x, sizes={"k": k})
+
+    def cholesky(x: Any, upper: bool) -> Any:
+        return _gufunc(
+            functools.partial(c["linalg.cholesky"], upper=upper), "(m,n)->(m,n)", x
+        )
+
+    def solve(x1: Any, x2: Any) -> Any:
+        if x2.ndim == 1:
+            return _gufunc(c["linalg.solve"], "(m,n),(n)->(m)", x1, x2)
+        return _gufunc(c["linalg.solve"], "(m,n),(n,k)->(m,k)", x1, x2)
+
+    def with_rtol(name: str, sig_core_out: str) -> Callable[..., Any]:
+        def entry(x: Any, rtol: Any) -> Any:
+            m, n = x.shape[-2:]
+            if isinstance(rtol, _Array):
+                f = c[name]
+                return _gufunc(f, f"(m,n),()->{sig_core_out}", x, rtol)
+            f = functools.partial(c[name], rtol=rtol)
+            return _gufunc(f, f"(m,n)->{sig_core_out}", x, sizes={"p": n, "q": m})
+
+        return entry
+
+    def matrix_norm(x: Any, keepdims: bool, ord: Any) -> Any:
+        f = functools.partial(c["linalg.matrix_norm"], keepdims=False, ord=ord)
+        res = _gufunc(f, "(m,n)->()", x)
+        return res[..., None, None] if keepdims else res
+
+    def matrix_power(x: Any, n: int) -> Any:
+        return _gufunc(
+            functools.partial(c["linalg.matrix_power"], n=n), "(m,n)->(m,n)", x
+        )
+
+    def trace(x: Any, offset: int, dtype: Any) -> Any:
+        diag = da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+        return diag.sum(axis=-1, dtype=dtype)
+
+    def diagonal(x: Any, offset: int) -> Any:
+        return da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+    def cross(x1: Any, x2: Any, axis: int) -> Any:
+        x1, x2 = da.broadcast_arrays(x1, x2)
+        x1 = x1.rechunk({axis: -1})
+        x2 = x2.rechunk(x1.chunks)
+        dtype = np.result_type(x1.dtype, x2.dtype)
+        return da.map_blocks(
+            lambda a, b: c["linalg.cross"](a, b, axis), x1, x2, dtype=dtype
+        )
+
+    def outer(x1: Any, x2: Any) -> Any:
+        return da.outer(x1, x2)
+
+    return {
+        "linalg.cholesky": cholesky,
+        "linalg.cross": cross,
+        "linalg.det": unary("linalg.det", "(m,n)->()"),
+        "linalg.diagonal": diagonal,
+        "linalg.eig": eig_like("linalg.eig"),
+        "linalg.eigh": eig_like("linalg.eigh"),
+        "linalg.eigvals": unary("linalg.eigvals", "(m,n)->(m)"),
+        "linalg.eigvalsh": unary("linalg.eigvalsh", "(m,n)->(m)"),
+        "linalg.inv": unary("linalg.inv", "(m,n)->(m,n)"),
+        "linalg.matrix_norm": matrix_norm,
+        "linalg.matrix_power": matrix_power,
+        "linalg.matrix_rank": with_rtol("linalg.matrix_rank", "()"),
+        "linalg.outer": outer,
+        "linalg.pinv": with_rtol("linalg.pinv", "(n,m)"),
+        "linalg.qr": qr,
+        "linalg.slogdet": lambda x: _gufunc(c["linalg.slogdet"], "(m,n)->(),()", x),
+        "linalg.solve": solve,
+        "linalg.svd": svd,
+        "linalg.svdvals": svdvals,
+        "linalg.trace": trace,
+        "linalg.vector_norm": _vector_norm,
+    }
+
+
+def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
+    # The CPU entry's algorithm (ocean_cpu._linalg._vector_norm) over dask's
+    # reductions; axis=() reduces nothing.
+    if axis == ():
+        a = abs(x)
+        if ord == 0:
+            return (a != 0).astype(a.dtype)
+        return a
+    real = np.dtype(x.dtype.char.lower()) if x.dtype.kind == "c" else x.dtype
+    if ord == 2:
+        sq = (x.real**2 + x.imag**2) if x.dtype.kind == "c" else x * x
+        return da.sqrt(sq.sum(axis=axis, keepdims=keepdims)).astype(real)
+    a = abs(x)
+    size0 = not any(_unknown(s) for s in x.shape) and math.prod(x.shape) == 0
+    if ord == 1:
+        return a.sum(axis=axis, keepdims=keepdims)
+    if ord == _inf:
+        if size0:
+            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+        return a.max(axis=axis, keepdims=keepdims)
+    if ord == -_inf:
+        if size0:
+            return da.full(reduced(x.shape, axis, keepdims)[0], _inf, dtype=real)
+        return a.min(axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return (a != 0).sum(axis=axis, keepdims=keepdims, dtype=real)
+    if ord > 0:
+        if size0:
+            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+        m = a.max(axis=axis, keepdims=True)
+        scale = da.where((m == 0) | ~da.isfinite(m), 1, m).astype(real)
+        s = ((a / scale) ** ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)
+        sc = scale if keepdims else da.squeeze(scale, axis=axis)
+        return (sc * s).astype(real)
+    with np.errstate(divide="ignore"):
+        return ((a**ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)).astype(real)
+
+
+# --- fft --------------------------------------------------------------------
+def _fft_ops() -> dict[str, Callable[..., Any]]:
+    c = _cpu.ops
+
+    def one_dim(name: str) -> Callable[..., Any]:
+        cpu = c[name]
+
+        def entry(x: Any, n: int, axis: int, norm: str) -> Any:
+            x = x.rechunk({axis: -1})
+            sample = cpu(
+                np.ones((max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype),
+                n,
+                0,
+                norm,
+            )
+            chunks = list(x.chunks)
+            chunks[axis] = (n if name not in ("fft.rfft", "fft.ihfft") else n // 2 + 1,)
+            return x.map_blocks(
+                lambda b: cpu(b, n, axis, norm),
+                dtype=sample.dtype,
+                chunks=tuple(chunks),
+            )
+
+        return entry
+
+    def n_dim(name: str) -> Callable[..., Any]:
+        cpu = c[name]
+
+        def entry(x: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> Any:
+            x = x.rechunk(dict.fromkeys(axes, -1))
+            ones = np.ones((2,) * len(axes), dtype=x.dtype)
+            sample = cpu(ones, (2,) * len(axes), tuple(range(len(axes))), norm)
+            chunks = list(x.chunks)
+            for size, ax in zip(s, axes, strict=True):
+                chunks[ax] = (size,)
+            if name == "fft.rfftn":
+                chunks[axes[-1]] = (s[-1] // 2 + 1,)
+            return x.map_blocks(
+                lambda b: cpu(b, s, axes, norm),
+                dtype=sample.dtype,
+                chunks=tuple(chunks),
+            )
+
+        return entry
+
+    def freq(name: str) -> Callable[..., Any]:
+        cpu = c[name]
+        return lambda index, n, d, dtype: from_numpy(cpu(0, n, d, dtype)).arr
+
+    def shift(name: str) -> Callable[..., Any]:
+        cpu = c[name]
+
+        def entry(x: Any, axes: tuple[int, ...]) -> Any:
+            x = x.rechunk(dict.fromkeys(axes, -1))
+            return x.map_blocks(lambda b: cpu(b, axes), dtype=x.dtype)
+
+        return entry
+
+    ops: dict[str, Callable[..., Any]] = {}
+    for name in (
+        "fft.fft",
+        "fft.ifft",
+        "fft.rfft",
+        "fft.irfft",
+        "fft.hfft",
+        "fft.ihfft",
+    ):
+        ops[name] = one_dim(name)
+    for name in ("fft.fftn", "fft.ifftn", "fft.rfftn", "fft.irfftn"):
+        ops[name] = n_dim(name)
+    ops["fft.fftfreq"] = freq("fft.fftfreq")
+    ops["fft.rfftfreq"] = freq("fft.rfftfreq")
+    ops["fft.fftshift"] = shift("fft.fftshift")
+    ops["fft.ifftshift"] = shift("fft.ifftshift")
+    return ops
+
+
+# --- ocean_ext dtypes -------------------------------------------------------
+_ACCUMULATOR = {"float16": np.dtype(np.float64), "complex32": np.dtype(np.complex128)}
+
+
+def _ext_ops() -> dict[str, Callable[..., Any]]:
+    """float16 and complex32 entries: the CPU kernels chunk by chunk; the
+    reductions widen each chunk once (CPU kernels) and reduce in the
+    accumulator dtype, which is what the front end expects back."""
+    c = _cpu.ops
+    ops: dict[str, Callable[..., Any]] = {}
+    for name, func in c.items():
+        base, _, ext = name.partition(".")
+        if ext in ("float16", "complex32") and base in ELEMENTWISE:
+            ops[name] = _chunkwise(func)
+    for ext, acc in _ACCUMULATOR.items():
+        to_name, from_name = f"astype.to.{ext}", f"astype.from.{ext}"
+        if to_name not in c:
+            continue
+        to_ext, from_ext = c[to_name], c[from_name]
+        ops[to_name] = _chunkwise(to_ext)
+        ops[from_name] = lambda x, dtype, f=from_ext: elemwise(
+            lambda b: f(b, dtype), x, dtype=np.dtype(dtype)
+        )
+
+        def widen(x: Any, f: Any = from_ext, acc: Any = acc) -> Any:
+            return elemwise(lambda b: f(b, acc), x, dtype=acc)
+
+        ops[f"sum.{ext}"] = lambda x, axis, keepdims, w=widen: w(x).sum(
+            axis=axis, keepdims=keepdims
+        )
+        ops[f"prod.{ext}"] = lambda x, axis, keepdims, w=widen: w(x).prod(
+            axis=axis, keepdims=keepdims
+        )
+        ops[f"mean.{ext}"] = lambda x, axis, keepdims, w=widen: _mean(
+            w(x), axis, keepdims
+        )
+        if f"matmul.{ext}" in c:
+            ops[f"matmul.{ext}"] = _blockwise_ext(c[f"matmul.{ext}"], "matmul")
+        if f"vecdot.{ext}" in c:
+            ops[f"vecdot.{ext}"] = _blockwise_ext(c[f"vecdot.{ext}"], "vecdot")
+    for name in ("view_as_complex", "view_as_real"):
+        ops[name] = _view(c[name], name == "view_as_complex")
+    return ops
+
+
+def _blockwise_ext(func: Callable[..., Any], kind: str) -> Callable[..., Any]:
+    if kind == "matmul":
+
+        def matmul(a: Any, b: Any) -> Any:
+            sig = "(m,n),(n,p)->(m,p)"
+            if a.ndim == 1:
+                a = a[None, :]
+                res = _gufunc(func, sig, a, b if b.ndim > 1 else b[:, None])
+                return res[..., 0, :] if b.ndim > 1 else res[..., 0, 0]
+            if b.ndim == 1:
+                return _gufunc(func, sig, a, b[:, None])[..., 0]
+            return _gufunc(func, sig, a, b)
+
+        return matmul
+
+    def vecdot(a: Any, b: Any, axis: int) -> Any:
+        a, b = da.broadcast_arrays(a, b)
+        a = da.moveaxis(a, axis, -1)
+        b = da.moveaxis(b, axis, -1)
+        return _gufunc(lambda x, y: func(x, y, -1), "(n),(n)->()", a, b)
+
+    return vecdot
+
+
+def _view(func: Callable[..., Any], to_complex: bool) -> Callable[..., Any]:
+    def entry(x: Any, dtype: Any) -> Any:
+        dtype = np.dtype(dtype)
+        if to_complex:
+            x = x.rechunk({-1: -1})
+            return x.map_blocks(
+                lambda b: np.ascontiguousarray(b).view(dtype)[..., 0],
+                dtype=dtype,
+                drop_axis=x.ndim - 1,
+            )
+        return x.map_blocks(
+            lambda b: np.ascontiguousarray(b)[..., None].view(dtype),
+            dtype=dtype,
+            new_axis=x.ndim,
+            chunks=(*x.chunks, (2,)),
+        )
+
+    return entry
+
+
+# --- the table --------------------------------------------------------------
+def build_ops() -> dict[str, Callable[..., Any]]:
+    c = _cpu.ops
+    raw: dict[str, Callable[..., Any]] = {
+        name: _chunkwise(c[name]) for name in ELEMENTWISE if name != "matmul"
+    }
+    raw.update(
+        {
+            "clip": _clip,
+            "where": _where,
+            "astype": lambda x, dtype, copy: x.astype(dtype),
+            "copy": lambda x: x.copy(),
+            "getitem": _getitem,
+            "getitem_native": _getitem,
+            "native_result": lambda x: x,
+            "take": _take,
+            "take_along_axis": _take_along_axis,
+            # creation
+            "arange": _arange,
+            "empty": _empty,
+            "zeros": _zeros,
+            "ones": _ones,
+            "full": _full,
+            "eye": _eye,
+            "linspace": _linspace,
+            "tril": _tri(True),
+            "triu": _tri(False),
+            "meshgrid": _meshgrid,
+            # manipulation
+            "broadcast_to": lambda x, shape: da.broadcast_to(x, shape),
+            "concat": _concat,
+            "stack": _stack,
+            "expand_dims": _expand_dims,
+            "flip": _flip,
+            "moveaxis": _moveaxis,
+            "permute_dims": lambda x, axes: x.transpose(axes),
+            "repeat": _repeat,
+            "reshape": _reshape,
+            "roll": _roll,
+            "squeeze": _squeeze,
+            "tile": _tile,
+            "unstack": _unstack,
+            # searching
+            "argmax": _argext(da.argmax),
+            "argmin": _argext(da.argmin),
+            "count_nonzero": _count_nonzero,
+            "nonzero": _nonzero,
+            "searchsorted": _searchsorted,
+            # set and sorting: merge-split between neighbouring chunks
+            "isin": _isin,
+            "unique_all": _sort.unique_all,
+            "unique_counts": _sort.unique_counts,
+            "unique_inverse": _sort.unique_inverse,
+            "unique_values": _sort.unique_values,
+            "sort": _sort.sort,
+            "argsort": _sort.argsort,
+            # statistics
+            "sum": _reduction(da.sum, True),
+            "prod": _reduction(da.prod, True),
+            "max": _extremum(da.max),
+            "min": _extremum(da.min),
+            "mean": _mean,
+            "std": _spread(da.std),
+            "var": _spread(da.var),
+            "all": _reduction(da.all, False),
+            "any": _reduction(da.any, False),
+            "cumulative_sum": _cumulative(da.cumsum, 0),
+            "cumulative_prod": _cumulative(da.cumprod, 1),
+            "diff": _diff,
+            # linear algebra
+            "matmul": _matmul,
+            "tensordot": _tensordot,
+            "vecdot": _vecdot,
+            "matrix_transpose": lambda x: da.swapaxes(x, -1, -2),
+        }
+    )
+    raw.update(_linalg_ops())
+    raw.update(_fft_ops())
+    raw.update(_ext_ops())
+    ops = {name: _lift(func, name) for name, func in raw.items()}
+    ops["setitem"] = _setitem  # works on the handle itself (rebinds it)
+    return ops

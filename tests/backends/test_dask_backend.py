@@ -1,0 +1,495 @@
+"""The dask backend (``backends/ocean_dask``): laziness, None sizes, sorting
+over many chunks, the ``ocean_ext`` bridge, and a distributed run.
+
+Every test compares with NumPy (or the CPU device), and the laziness tests
+count scheduler runs: the ``runs`` fixture installs a scheduler that counts
+each graph it is given, then runs it synchronously.
+
+The whole suite runs with the dask device as the default too (a separate,
+slower command; see docs/dev/testing.md):
+``OCEAN_ARRAY_API_DEFAULT_DEVICE=dask python -m pytest tests``.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+# The dask device exists only with dask installed (the extra `.[dask]`); the
+# default CI install has it through the `test` extra, minimal installs skip.
+da = pytest.importorskip("dask.array", reason="dask is not installed (.[dask])")
+dask = pytest.importorskip("dask")
+
+import ocean_array_api as xp  # noqa: E402
+import ocean_ext  # noqa: E402
+
+DASK = xp.__array_namespace_info__().devices()[-1]
+CPU = xp.__array_namespace_info__().devices()[0]
+
+
+def on_dask(a, chunks="auto"):
+    """An array on the dask device with the given chunks (NumPy data)."""
+    return ocean_ext.from_dask(da.from_array(np.asarray(a), chunks=chunks))
+
+
+def chunked(a, chunks):
+    """Like on_dask, but each chunk is its own piece of data in the graph (no
+    task holds all of ``a``, as with data read chunk by chunk from disk)."""
+    d = da.from_array(np.asarray(a), chunks=chunks)
+    edges = [np.cumsum((0, *c)) for c in d.chunks]
+    blocks = np.empty(d.numblocks, dtype=object)
+    for idx in np.ndindex(*d.numblocks):
+        key = tuple(slice(e[i], e[i + 1]) for e, i in zip(edges, idx, strict=True))
+        piece = np.array(a[key])
+        blocks[idx] = da.from_array(piece, chunks=piece.shape)
+    return ocean_ext.from_dask(da.block(blocks.tolist()))
+
+
+def values(x):
+    """x's values as NumPy (computes)."""
+    return np.asarray(x.to_device(CPU))
+
+
+@pytest.fixture
+def runs():
+    """Counts graph executions: each call of the scheduler is one run."""
+    count = {"n": 0}
+
+    def counting_get(dsk, keys, **kwargs):
+        count["n"] += 1
+        return dask.get(dsk, keys, **kwargs)
+
+    with dask.config.set(scheduler=counting_get):
+        yield count
+
+
+# --- the device -----------------------------------------------------------------
+def test_device_is_listed_and_named_dask():
+    assert DASK.kind == "dask"
+    assert str(DASK) == "dask"
+    assert xp.zeros(2, device="dask").device == DASK
+    assert DASK in xp.__array_namespace_info__().devices()
+
+
+def test_capabilities_come_from_the_backend():
+    with DASK:
+        caps = xp.__array_namespace_info__().capabilities()
+    assert caps["data-dependent shapes"] is True
+    assert caps["boolean indexing"] is True
+    assert caps["max dimensions"] == 64
+
+
+def test_mixing_with_cpu_is_a_device_error():
+    with pytest.raises(ValueError, match="to_device"):
+        xp.ones(3, device="dask") + xp.ones(3)
+
+
+def test_the_table_covers_the_cpu_table_but_the_flat_gathers():
+    from ocean_cpu import backend as cpu
+    from ocean_dask._backend import ABSENT
+    from ocean_dask._ops import build_ops
+
+    real = build_ops()
+    assert set(cpu.ops) - set(real) == ABSENT
+    assert set(DASK._ops) == set(cpu.ops)
+
+
+def test_listing_devices_imports_no_dask():
+    from ..helpers import run_python
+
+    code = (
+        "import sys\n"
+        "import ocean_array_api as xp\n"
+        "devs = xp.__array_namespace_info__().devices()\n"
+        "assert 'dask' in [str(d) for d in devs]\n"
+        "xp.sum(xp.ones(3))\n"
+        "print('loaded:' + ','.join(m for m in sys.modules if m.split('.')[0] == 'dask'))\n"
+        "xp.ones(3, device='dask') + 1\n"
+        "print('after:' + str('dask.array' in sys.modules))\n"
+    )
+    out = run_python(code).stdout
+    assert "loaded:\n" in out
+    assert "after:True" in out
+
+
+# --- laziness ---------------------------------------------------------------------
+def test_standard_code_builds_graphs_without_running_them(runs):
+    a = np.arange(24.0).reshape(4, 6)
+    with DASK:
+        x = xp.asarray(a)
+        y = xp.sin(x) * 2 + xp.ones((4, 6))
+        s = xp.sum(y, axis=0)
+        m = xp.mean(y)
+        srt = xp.sort(y, axis=1, descending=True)
+        idx = xp.argsort(y[:, 0])
+        u = xp.unique_values(xp.round(y))
+        sel = y[y > 3]
+        nz = xp.nonzero(y > 3)
+        inv = xp.linalg.inv(xp.eye(3) * 2.0)
+        f = xp.fft.fft(xp.astype(x, xp.complex128), axis=1)
+        z = xp.matmul(x, x.mT)
+        w = xp.where(x > 2, x, 0.0)
+        c = xp.concat([x, x], axis=0)
+        x[0, :] = 7.0  # setitem: a new graph
+        x += 1.0  # in-place operator: a new graph
+        text = repr(sel) + str(s)
+    assert runs["n"] == 0
+    assert "lazy" in text
+    assert sel.shape == (None,)
+    assert all(n.shape == (None,) for n in nz)
+    assert u.shape == (None,)
+    for arr in (s, m, srt, idx, inv, f, z, w, c):
+        assert arr.device == DASK
+    # each conversion runs the graph once
+    assert float(m) == pytest.approx(np.mean(np.sin(a) * 2 + 1))
+    assert runs["n"] == 1
+    assert int(idx[0]) in range(4)
+    assert runs["n"] == 2
+    np.testing.assert_allclose(np.asarray(x)[0], 8.0)  # NumPy export
+    assert runs["n"] == 3
+
+
+def test_scalar_conversions_each_run_the_graph_once(runs):
+    x = xp.arange(5, device="dask")
+    assert bool(x[1] > 0) is True
+    assert int(x[2]) == 2
+    assert float(x[3]) == 3.0
+    assert complex(xp.astype(x[4], xp.complex128)) == 4 + 0j
+    assert [0, 1, 2][x[1]] == 1  # __index__
+    assert runs["n"] == 5
+
+
+def test_compute_runs_several_arrays_in_one_run(runs):
+    x = xp.arange(10, device="dask")
+    a, b, c = ocean_ext.compute(x[x % 3 == 0], xp.sum(x), xp.ones(2))
+    assert runs["n"] == 1
+    assert a.shape == (4,)  # now known
+    assert a.device == DASK
+    np.testing.assert_array_equal(values(a), [0, 3, 6, 9])
+    assert int(b) == 45
+    assert c.device == CPU  # eager arrays come back as they are
+
+
+def test_pickling_keeps_the_graph_not_the_values(runs):
+    x = xp.arange(4, device="dask") * 3
+    y = pickle.loads(pickle.dumps(x))
+    assert runs["n"] == 0
+    assert y.device == DASK
+    np.testing.assert_array_equal(values(y), [0, 3, 6, 9])
+
+
+# --- data-dependent sizes -------------------------------------------------------
+def test_data_dependent_sizes_are_none_never_nan():
+    x = on_dask(np.arange(10.0), chunks=3)
+    for res in (
+        x[x > 4],
+        xp.unique_values(x),
+        xp.nonzero(x > 4)[0],
+        xp.repeat(x, xp.asarray(np.arange(10), device="dask")),
+    ):
+        assert res.shape == (None,)
+        assert res.size is None
+        assert not any(isinstance(s, float) and math.isnan(s) for s in res.shape)
+    assert xp.unique_inverse(x).inverse_indices.shape == (10,)
+    masked = xp.reshape(x, (2, 5))[xp.reshape(x, (2, 5))[:, 0] > 1]
+    assert masked.shape == (None, 5)
+    assert values(masked).shape == (1, 5)
+
+
+def test_operations_after_a_mask_stay_lazy_and_correct(runs):
+    a = np.arange(20.0)
+    x = on_dask(a, chunks=6)
+    y = x[x % 2 == 0]
+    z = xp.sum(y * y) + xp.max(y)
+    assert runs["n"] == 0
+    assert float(z) == np.sum(a[a % 2 == 0] ** 2) + 18.0
+
+
+# --- sorting and unique over many chunks --------------------------------------
+class MaxBlock(dask.callbacks.Callback):
+    """The largest NumPy array any task produced (elements)."""
+
+    def __init__(self):
+        super().__init__()
+        self.largest = 0
+
+    def _posttask(self, key, result, dsk, state, worker_id):
+        name = key[0] if isinstance(key, tuple) else key
+        if str(name).startswith("finalize"):
+            return  # compute()'s own last task, which assembles the result
+        parts = result if isinstance(result, tuple) else (result,)
+        size = sum(r.size for r in parts if isinstance(r, np.ndarray))
+        self.largest = max(self.largest, size)
+
+
+def test_sort_of_many_chunks_never_gathers_them():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 50, size=1000).astype(np.float64)
+    a[[3, 500]] = np.nan
+    x = chunked(a, 100)
+    with MaxBlock() as seen:
+        res = values(xp.sort(x))
+    np.testing.assert_array_equal(res, np.sort(a))
+    assert seen.largest <= 200  # two chunks at most, never all ten
+    assert ocean_ext.to_dask(xp.sort(x)).numblocks == (10,)
+
+
+@pytest.mark.parametrize("chunks", [5, 64, 333])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_is_stable_over_chunks(chunks, descending):
+    rng = np.random.default_rng(chunks)
+    a = rng.integers(0, 5, size=(3, 333))
+    x = on_dask(a, chunks=(2, chunks))
+    got = values(xp.argsort(x, axis=1, descending=descending))
+    want = np.asarray(xp.argsort(xp.asarray(a), axis=1, descending=descending))
+    np.testing.assert_array_equal(got, want)
+    got_sorted = values(xp.sort(x, axis=1, descending=descending))
+    np.testing.assert_array_equal(got_sorted, np.take_along_axis(a, want, axis=1))
+
+
+def test_sort_along_the_first_axis_of_a_chunked_matrix():
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((50, 4))
+    x = on_dask(a, chunks=(9, 3))
+    np.testing.assert_array_equal(values(xp.sort(x, axis=0)), np.sort(a, axis=0))
+
+
+def test_unique_functions_over_many_chunks():
+    rng = np.random.default_rng(2)
+    a = rng.integers(0, 20, size=(30, 20)).astype(np.float64)
+    a[0, 0] = a[5, 5] = np.nan  # NaNs are distinct values
+    x = chunked(a, (7, 6))
+    with MaxBlock() as seen:
+        ua = xp.unique_all(x)
+        vals, idx, inv, counts = ocean_ext.compute(*ua)
+    flat = a.reshape(-1)
+    want_vals, want_idx, want_inv, want_counts = np.unique(
+        flat,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        equal_nan=False,
+    )
+    np.testing.assert_array_equal(values(vals), want_vals)
+    np.testing.assert_array_equal(values(idx), want_idx)
+    np.testing.assert_array_equal(values(counts), want_counts)
+    np.testing.assert_array_equal(values(inv), want_inv.reshape(a.shape))
+    assert np.isnan(values(vals)).sum() == 2
+    assert seen.largest < a.size  # no task saw the whole array
+    uc = xp.unique_counts(x)
+    np.testing.assert_array_equal(values(uc.counts), want_counts)
+    np.testing.assert_array_equal(values(xp.unique_values(x)), want_vals)
+
+
+def test_sort_of_a_masked_array_of_one_chunk_and_error_for_many():
+    x = on_dask(np.array([5, 3, 9, 1, 7]), chunks=5)
+    y = x[x > 2]
+    np.testing.assert_array_equal(values(xp.sort(y)), [3, 5, 7, 9])
+    np.testing.assert_array_equal(values(xp.unique_values(y)), [3, 5, 7, 9])
+    many = on_dask(np.arange(10), chunks=3)
+    with pytest.raises(NotImplementedError, match=r"sort\(\).*data-dependent"):
+        xp.sort(many[many > 2])
+
+
+# --- standard functions against NumPy --------------------------------------------
+def test_elementwise_reductions_and_linalg_match_numpy():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((6, 5))
+    x = on_dask(a, chunks=(2, 2))
+    np.testing.assert_allclose(values(xp.exp(x) - x**2), np.exp(a) - a**2)
+    np.testing.assert_allclose(
+        values(xp.std(x, axis=1, correction=1)), a.std(1, ddof=1)
+    )
+    np.testing.assert_allclose(values(xp.cumulative_sum(x, axis=0)), a.cumsum(0))
+    np.testing.assert_array_equal(values(xp.argmax(x, axis=0)), a.argmax(0))
+    np.testing.assert_allclose(values(x @ x.mT), a @ a.T)
+    m = a[:5] @ a[:5].T + 5 * np.eye(5)
+    xm = on_dask(m, chunks=2)
+    np.testing.assert_allclose(values(xp.linalg.inv(xm)), np.linalg.inv(m))
+    np.testing.assert_allclose(values(xp.linalg.cholesky(xm)), np.linalg.cholesky(m))
+    np.testing.assert_allclose(
+        values(xp.linalg.vector_norm(x, ord=3)), np.sum(np.abs(a) ** 3) ** (1 / 3)
+    )
+    np.testing.assert_allclose(values(xp.fft.rfft(x, axis=0)), np.fft.rfft(a, axis=0))
+    np.testing.assert_array_equal(
+        values(xp.linalg.diagonal(xm, offset=1)), np.diagonal(m, 1)
+    )
+    np.testing.assert_array_equal(values(xp.tril(x, k=-1)), np.tril(a, -1))
+    np.testing.assert_array_equal(
+        values(xp.eye(3, 5, k=1, device="dask")), np.eye(3, 5, 1)
+    )
+
+
+def test_indexing_with_several_index_arrays():
+    a = np.arange(30).reshape(5, 6)
+    x = on_dask(a, chunks=(2, 4))
+    i = xp.asarray([0, -1, 2], device="dask")
+    j = xp.asarray([5, 0, 1], device="dask")
+    np.testing.assert_array_equal(values(x[i, j]), a[[0, -1, 2], [5, 0, 1]])
+    np.testing.assert_array_equal(values(x[i]), a[[0, -1, 2]])
+    np.testing.assert_array_equal(
+        values(xp.take_along_axis(x, xp.argsort(x, axis=1), axis=1)), a
+    )
+
+
+def test_setitem_writes_through_shared_handles_only():
+    x = xp.zeros(6, device="dask")
+    same = xp.asarray(x, copy=False)  # shares x's data, as in NumPy
+    copied = xp.asarray(x, copy=True)
+    x[x == 0] = 2.0
+    x[1:3] = xp.asarray([5.0, 6.0], device="dask")
+    np.testing.assert_array_equal(values(x), [2, 5, 6, 2, 2, 2])
+    np.testing.assert_array_equal(values(same), [2, 5, 6, 2, 2, 2])
+    np.testing.assert_array_equal(values(copied), np.zeros(6))
+
+
+# --- bad input ------------------------------------------------------------------
+def test_bridge_functions_reject_bad_input():
+    with pytest.raises(TypeError, match=r"from_dask\(\): `darr` must be a dask"):
+        ocean_ext.from_dask(np.ones(3))
+    with pytest.raises(TypeError, match=r"from_dask\(\).*dtype"):
+        ocean_ext.from_dask(da.from_array(np.array(["a", "b"])))
+    with pytest.raises(ValueError, match=r"to_dask\(\): `x` is on Device\('cpu', 0\)"):
+        ocean_ext.to_dask(xp.ones(3))
+    with pytest.raises(TypeError, match=r"to_dask\(\): `x` must be an array"):
+        ocean_ext.to_dask(da.ones(3))
+    with pytest.raises(TypeError, match=r"rechunk\(\): `chunks` must be"):
+        ocean_ext.rechunk(xp.ones(3, device="dask"), 2.5)
+    with pytest.raises(ValueError, match=r"rechunk\(\): `chunks`"):
+        ocean_ext.rechunk(xp.ones(3, device="dask"), ((1, 1),))
+    with pytest.raises(TypeError, match=r"compute\(\): `arrays\[1\]`"):
+        ocean_ext.compute(xp.ones(1), [1])
+
+
+def test_unsupported_indexing_names_the_function():
+    x = on_dask(np.arange(24).reshape(2, 3, 4), chunks=2)
+    i = xp.asarray([0, 1], device="dask")
+    with pytest.raises(NotImplementedError, match=r"__getitem__\(\)"):
+        x[i, 1:, i]
+
+
+# --- the bridge: no copy, no compute ---------------------------------------------
+def test_from_dask_and_to_dask_share_the_graph(runs):
+    d = da.arange(12, chunks=5).reshape(3, 4)
+    x = ocean_ext.from_dask(d)
+    assert ocean_ext.to_dask(x) is d
+    assert x.shape == (3, 4)
+    assert x.dtype == xp.int64
+    r = ocean_ext.rechunk(x, (1, -1))
+    assert ocean_ext.to_dask(r).chunks == ((1, 1, 1), (4,))
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(r), np.arange(12).reshape(3, 4))
+
+
+def test_from_dask_converts_byteswapped_chunks_lazily():
+    big = np.arange(6, dtype=">f8")
+    x = ocean_ext.from_dask(da.from_array(big, chunks=4))
+    assert x.dtype == xp.float64
+    np.testing.assert_array_equal(values(x * 2), np.arange(6) * 2)
+    y = ocean_ext.asarray(big, device="dask")  # swapped on the way in
+    np.testing.assert_array_equal(values(y + 1), np.arange(6) + 1)
+
+
+# --- ocean_ext features on chunks -------------------------------------------------
+def test_float16_and_complex32_run_the_cpu_kernels_per_chunk():
+    a = np.linspace(-2, 2, 11, dtype=np.float16)
+    x = ocean_ext.from_dask(da.from_array(a, chunks=4))
+    assert x.dtype == ocean_ext.float16
+    cpu = xp.asarray(a, dtype=ocean_ext.float16)
+    np.testing.assert_array_equal(
+        values(xp.astype(x * x + 1, xp.float32)),
+        np.asarray(xp.astype(cpu * cpu + 1, xp.float32)),
+    )
+    z = xp.astype(x, ocean_ext.complex32)
+    zc = xp.astype(cpu, ocean_ext.complex32)
+    assert z.device == DASK
+    np.testing.assert_array_equal(
+        values(xp.astype(xp.exp(z * 1j), xp.complex64)),
+        np.asarray(xp.astype(xp.exp(zc * 1j), xp.complex64)),
+    )
+    assert float(xp.sum(x)) == pytest.approx(float(xp.sum(cpu)))
+
+
+def test_instrumentation_counts_dask_kernels():
+    x = xp.ones(4, device="dask")
+    with ocean_ext.instrument() as stats:
+        xp.add(x, x)
+        xp.sum(x)
+    assert stats["add"].count == 1
+    assert stats["sum"].count == 1
+
+
+def test_read_only_arrays_refuse_writes():
+    x = xp.ones(4, device="dask")
+    ocean_ext.set_readonly(x)
+    assert ocean_ext.is_readonly(x)
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        x[0] = 2.0
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        x += 1.0
+
+
+def test_compute_modes_refuse_lazy_arrays_except_standard(runs):
+    x = xp.asarray([-1.0, 4.0], device="dask")
+    np.testing.assert_array_equal(
+        values(ocean_ext.sqrt(x, mode="standard")), [np.nan, 2.0]
+    )
+    for mode in ("warn", "raise", "complex"):
+        with pytest.raises(NotImplementedError, match=r"ocean_ext.sqrt\(\): mode"):
+            ocean_ext.sqrt(x, mode=mode)
+    with pytest.raises(NotImplementedError, match=r"ocean_ext.pow\(\): mode 'raise'"):
+        ocean_ext.pow(x, 0.5, mode="raise")
+    assert runs["n"] == 1  # the one values() above
+
+
+def test_index_objects_on_lazy_arrays(runs):
+    x = xp.arange(6.0, device="dask")
+    idx = ocean_ext.index[xp.asarray([0, 2], device="dask")]
+    y = x[idx]  # unbound: the key is passed on, lazily
+    z = x[ocean_ext.index[1:3].bind(x)]
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(y), [0.0, 2.0])
+    np.testing.assert_array_equal(values(z), [1.0, 2.0])
+    # binding checks bounds from the values: refused rather than computed
+    with pytest.raises(NotImplementedError, match="index arrays"):
+        idx.bind(x)
+    assert runs["n"] == 2
+
+
+# --- dask.distributed ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip(
+        "distributed", reason="dask.distributed is not installed (.[dask])"
+    )
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=50,
+    )
+    with cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_same_code_runs_on_a_local_cluster(client):
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 30, size=400)
+    with DASK:
+        x = ocean_ext.rechunk(xp.asarray(a), 50)
+        s = xp.sort(x)
+        u = xp.unique_counts(x)
+        total = xp.sum(xp.astype(x, xp.float64) ** 2)
+        vals, counts, srt = ocean_ext.compute(u.values, u.counts, s)
+    assert float(total) == float(np.sum(a.astype(float) ** 2))
+    np.testing.assert_array_equal(values(srt), np.sort(a))
+    want_vals, want_counts = np.unique(a, return_counts=True)
+    np.testing.assert_array_equal(values(vals), want_vals)
+    np.testing.assert_array_equal(values(counts), want_counts)
+    # the work ran on the workers: each of them holds task results
+    assert len(client.scheduler_info()["workers"]) == 2
