@@ -418,6 +418,11 @@ def test_inplace_operators_modify_in_place(device):
     x **= 2
     expected = (((a + 1) * 2 - 1) / 2) ** 2
     assert_matches(x, expected, device=device)
+    if device.kind == "dask":
+        # A view of a lazy array is another graph: writes to x do not reach
+        # it (the standard leaves writes through views unspecified).
+        assert_matches(view, a[1:], device=device)
+        return
     # the view sees the writes: the data was updated in place
     assert_matches(view, expected[1:])
 

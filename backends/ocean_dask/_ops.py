@@ -43,9 +43,16 @@ _Array = da.Array
 _inf = math.inf
 
 
+def _chunks_for(shape: tuple[int, ...], chunks: Any = "auto") -> Any:
+    # Note: dask's automatic chunking divides by zero for shapes with a zero
+    # length next to others; an empty array is one (empty) chunk.
+    return tuple(shape) if 0 in shape else chunks
+
+
 def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
     """A handle over NumPy data (referenced, not copied; the caller copies)."""
     host = np.asarray(host)
+    chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
     return LazyArray(da.from_array(host, chunks=chunks, name=False))
 
 
@@ -72,6 +79,14 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
         if out is not None:
+            if tuple(res.shape) != tuple(out.arr.shape):
+                # Note: as NumPy's out=: an in-place operator cannot broadcast
+                # its target to a new shape.
+                msg = (
+                    f"non-broadcastable output operand with shape "
+                    f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
+                )
+                raise ValueError(msg)
             out.arr = res.astype(out.arr.dtype, copy=False)
             return out
         return _out(res)
@@ -79,6 +94,10 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+def _shape_of(arr: Any) -> tuple[int | None, ...]:
+    return LazyArray(arr).shape
 
 
 def _unknown(n: float) -> bool:
@@ -114,20 +133,21 @@ def _where(cond: Any, x1: Any, x2: Any) -> Any:
 
 # --- creation ---------------------------------------------------------------
 def _zeros(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.zeros(shape, dtype=dtype)
+    return da.zeros(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _ones(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.ones(shape, dtype=dtype)
+    return da.ones(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _empty(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
     # Note: dask's empty chunks are uninitialised memory, as the standard allows.
-    return da.empty(shape, dtype=dtype)
+    return da.empty(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
-    return da.full(shape, np.asarray(fill, dtype=dtype)[()], dtype=dtype)
+    value = np.asarray(fill, dtype=dtype)[()]
+    return da.full(shape, value, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
@@ -240,7 +260,7 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
         if reps == 0:
             shape = list(x.shape)
             shape[axis] = 0
-            return da.zeros(tuple(shape), dtype=x.dtype)
+            return _zeros(0, tuple(shape), x.dtype)
         return da.repeat(x, reps, axis=axis)
     # One count per element: each chunk repeats its own elements; the chunk
     # lengths along ``axis`` are then data-dependent (None), and the total is
@@ -282,6 +302,8 @@ def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
 
 
 def _roll(x: Any, shift: Any, axis: Any) -> Any:
+    if 0 in x.shape:
+        return x  # dask's roll fails on empty input (its reshape)
     return da.roll(x, shift, axis=axis)
 
 
@@ -302,7 +324,7 @@ def _tile(x: Any, reps: tuple[int, ...]) -> Any:
         if r == 0:
             shape = list(out.shape)
             shape[ax] = 0
-            out = da.zeros(tuple(shape), dtype=x.dtype)
+            out = _zeros(0, tuple(shape), x.dtype)
             continue
         out = da.concatenate([out] * r, axis=ax)
     return out
@@ -404,9 +426,60 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     if any(isinstance(k, _Array) and k.dtype != bool for k in keys):
         keys = tuple(_wrap_negative(k, arr, keys) for k in keys)
         key = keys if key.__class__ is tuple else keys[0]
+    if not any(isinstance(k, _Array) for k in keys):
+        sel_shape = arr[key].shape
+        if 0 in sel_shape:
+            return  # nothing selected (dask's setitem fails on empty selections)
+        key, value = _positive_steps(keys, arr.shape, sel_shape, value)
     new = arr.copy()
     new[key] = value  # dask rewrites `new` (a fresh object) in place
     x.arr = new
+
+
+def _positive_steps(
+    keys: tuple[Any, ...], shape: tuple[int, ...], sel_shape: Any, value: Any
+) -> tuple[tuple[Any, ...], Any]:
+    """A basic key with slices of negative step made positive, and ``value``
+    reversed along those axes of the selection.
+
+    Note: dask's setitem fails on some slices of negative step; the same
+    elements in increasing order, with the value reversed, are the same write.
+    """
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    out: list[Any] = []
+    flip: list[int] = []
+    new_axes: list[int] = []  # None items: dropped from the key (dask's
+    axis = res_axis = 0  # setitem takes none), squeezed out of the value
+    for k in keys:
+        if k is None:
+            new_axes.append(res_axis)
+            res_axis += 1
+        elif k is Ellipsis:
+            span = len(shape) - consumed
+            out.append(k)
+            axis += span
+            res_axis += span
+        elif isinstance(k, slice):
+            step = k.step if k.step is not None else 1
+            if step < 0:
+                idx = range(*k.indices(shape[axis]))
+                k = slice(idx[-1], idx[0] + 1, -step)
+                flip.append(res_axis)
+            out.append(k)
+            axis += 1
+            res_axis += 1
+        else:  # an integer
+            out.append(k)
+            axis += 1
+    if (flip or new_axes) and isinstance(value, (_Array, np.ndarray)):
+        value = da.broadcast_to(value, sel_shape)
+        rev: list[Any] = [slice(None)] * len(sel_shape)
+        for a in flip:
+            rev[a] = slice(None, None, -1)
+        for a in new_axes:
+            rev[a] = 0
+        value = value[tuple(rev)]
+    return tuple(out), value
 
 
 def _take(x: Any, indices: Any, axis: int) -> Any:
@@ -514,7 +587,7 @@ def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
             # Note: only reductions with an empty result get here (the front
             # end refused the others); dask, as NumPy, raises for them.
             shape, _ = reduced(x.shape, axis, keepdims)
-            return da.zeros(shape, dtype=x.dtype)
+            return _zeros(0, shape, x.dtype)
         return func(x, axis=axis, keepdims=keepdims)
 
     return entry
@@ -522,7 +595,7 @@ def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
     value = complex(math.nan, math.nan) if np.dtype(dtype).kind == "c" else math.nan
-    return da.full(shape, value, dtype=dtype)
+    return _full(0, shape, value, dtype)
 
 
 def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
@@ -559,7 +632,7 @@ def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
         if include_initial:
             shape = list(x.shape)
             shape[axis] = 1
-            first = da.full(tuple(shape), initial, dtype=res.dtype)
+            first = _full(0, tuple(shape), initial, res.dtype)
             res = da.concatenate([first, res], axis=axis)
         return res
 
@@ -593,6 +666,13 @@ def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
     rt = np.result_type(x1.dtype, x2.dtype)
     prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
     return prod.sum(axis=axis, dtype=rt)
+
+
+def _eye_like(a: Any) -> np.ndarray:
+    out = np.zeros(a.shape, a.dtype)
+    if a.ndim >= 2 and 0 not in a.shape:
+        out += np.eye(a.shape[-2], a.shape[-1], dtype=a.dtype)
+    return out
 
 
 def _sample(dim_sizes: dict[str, int], core: tuple[str, ...], dtype: Any) -> Any:
@@ -629,9 +709,9 @@ def _gufunc(
     if any(0 in a.shape for a in arrays):
         # Nothing to compute, and dask's gufuncs refuse empty core blocks:
         # the CPU entry on empty NumPy input gives the result (and shapes).
-        empty = [
-            np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args
-        ]
+        # (identity matrices, so that a factorisation of the non-empty
+        # operands, such as a 1 x 1 matrix solved against (1, 0), succeeds)
+        empty = [_eye_like(a) if isinstance(a, _Array) else a for a in args]
         res = func(*empty)
         if isinstance(res, tuple):
             return tuple(from_numpy(r).arr for r in res)
@@ -788,17 +868,17 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
         return a.sum(axis=axis, keepdims=keepdims)
     if ord == _inf:
         if size0:
-            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+            return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
         return a.max(axis=axis, keepdims=keepdims)
     if ord == -_inf:
         if size0:
-            return da.full(reduced(x.shape, axis, keepdims)[0], _inf, dtype=real)
+            return _full(0, reduced(x.shape, axis, keepdims)[0], _inf, real)
         return a.min(axis=axis, keepdims=keepdims)
     if ord == 0:
         return (a != 0).sum(axis=axis, keepdims=keepdims, dtype=real)
     if ord > 0:
         if size0:
-            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+            return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
         m = a.max(axis=axis, keepdims=True)
         scale = da.where((m == 0) | ~da.isfinite(m), 1, m).astype(real)
         s = ((a / scale) ** ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)

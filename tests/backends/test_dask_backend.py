@@ -346,6 +346,28 @@ def test_setitem_writes_through_shared_handles_only():
     np.testing.assert_array_equal(values(copied), np.zeros(6))
 
 
+def test_setitem_with_negative_steps_new_axes_and_empty_selections():
+    a = np.arange(20).reshape(4, 5)
+    x = xp.asarray(a, device="dask")
+    v = np.arange(100, 106).reshape(2, 3)
+    x[3:0:-2, ::-2] = xp.asarray(v, device="dask")
+    a[3:0:-2, ::-2] = v
+    x[None, 1, ::-1] = xp.asarray(np.arange(5), device="dask")
+    a[None, 1, ::-1] = np.arange(5)
+    x[2:2] = 99.0  # selects nothing
+    np.testing.assert_array_equal(values(x), a)
+
+
+def test_empty_arrays_where_dask_fails_on_them():
+    with DASK:
+        z = xp.zeros((0, 0, 1, 25), dtype=xp.complex128)
+        assert z.shape == (0, 0, 1, 25)
+        assert xp.roll(xp.zeros((2, 0)), 1).shape == (2, 0)
+        assert xp.repeat(xp.zeros((0,)), 3).shape == (0,)
+        s = xp.linalg.solve(xp.ones((1, 1)), xp.ones((1, 0)))
+    assert values(s).shape == (1, 0)
+
+
 # --- bad input ------------------------------------------------------------------
 def test_bridge_functions_reject_bad_input():
     with pytest.raises(TypeError, match=r"from_dask\(\): `darr` must be a dask"):
