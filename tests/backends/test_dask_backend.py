@@ -354,7 +354,7 @@ def test_setitem_with_negative_steps_new_axes_and_empty_selections():
     a[3:0:-2, ::-2] = v
     x[None, 1, ::-1] = xp.asarray(np.arange(5), device="dask")
     a[None, 1, ::-1] = np.arange(5)
-    x[2:2] = 99.0  # selects nothing
+    x[2:2] = 99  # selects nothing
     np.testing.assert_array_equal(values(x), a)
 
 
