@@ -342,6 +342,7 @@ def _unstack(x: Any, axis: int) -> Any:
 # --- indexing ---------------------------------------------------------------
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
+    _check_known(x, keys, "__getitem__()")
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         mask = keys[0]
         if mask.ndim == 0:
@@ -356,6 +357,33 @@ def _getitem(x: Any, key: Any) -> Any:
         # count from the end, as in NumPy.
         return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
     return x[key]
+
+
+def _check_known(x: Any, keys: tuple[Any, ...], where: str) -> None:
+    """Integers and slices cannot index an axis of data-dependent length:
+    dask needs the chunk sizes, which only a compute gives."""
+    if not any(_unknown(s) for s in x.shape):
+        return
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    axis = 0
+    for k in keys:
+        if k is Ellipsis:
+            axis += x.ndim - consumed
+            continue
+        if k is None:
+            continue
+        if (
+            axis < x.ndim
+            and _unknown(x.shape[axis])
+            and not (isinstance(k, slice) and k == slice(None))
+        ):
+            msg = (
+                f"{where}: axis {axis} has a data-dependent length (None) on the "
+                f"dask device, which integers, slices and index arrays cannot "
+                f"index lazily; compute the array first (ocean_ext.compute)"
+            )
+            raise NotImplementedError(msg)
+        axis += 1 if not (isinstance(k, _Array) and k.dtype == bool) else k.ndim
 
 
 def _wrap_negative(k: Any, x: Any, keys: tuple[Any, ...]) -> Any:
@@ -418,6 +446,7 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     arr = x.arr
     key = unwrap(key)
     value = unwrap(value)
+    _check_known(arr, key if key.__class__ is tuple else (key,), "__setitem__()")
     if isinstance(value, _Array):
         value = value.astype(arr.dtype)
     elif value.__class__ is LazyArray:

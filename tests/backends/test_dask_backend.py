@@ -199,6 +199,19 @@ def test_data_dependent_sizes_are_none_never_nan():
     assert values(masked).shape == (1, 5)
 
 
+def test_indexing_an_unknown_length_says_so():
+    x = xp.arange(10, device="dask")
+    y = x[x > 4]
+    np.testing.assert_array_equal(values(y[None, ...][:, :]), [[5, 6, 7, 8, 9]])
+    for key in (0, -1, slice(1, 3)):
+        with pytest.raises(NotImplementedError, match=r"__getitem__\(\): axis 0"):
+            y[key]
+    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): axis 0"):
+        y[0] = 1
+    with pytest.raises(TypeError, match=r"__iter__\(\)"):
+        list(y)
+
+
 def test_operations_after_a_mask_stay_lazy_and_correct(runs):
     a = np.arange(20.0)
     x = on_dask(a, chunks=6)
