@@ -342,21 +342,82 @@ def _unstack(x: Any, axis: int) -> Any:
 # --- indexing ---------------------------------------------------------------
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
+    _check_slices(keys)
     _check_known(x, keys, "__getitem__()")
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         mask = keys[0]
+        _check_mask(x, mask)
         if mask.ndim == 0:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
+        if 1 < mask.ndim < x.ndim:
+            # Note: dask takes a mask of one or of all dimensions; a mask over
+            # the leading k is a 1-d mask of their (row-major) merge.
+            rest = x.shape[mask.ndim :]
+            count = math.prod(mask.shape)
+            if count == 0:
+                return _zeros(0, (0, *rest), x.dtype)
+            merged = x.reshape((count, *rest), merge_chunks=True)
+            return merged[mask.reshape(-1)]
         return x[mask]
     arrays = [k for k in keys if isinstance(k, _Array)]
-    if len(arrays) > 1 or (arrays and arrays[0].dtype != bool and arrays[0].ndim > 1):
+    if arrays and (
+        len(arrays) > 1
+        or arrays[0].ndim > 1
+        or any(
+            k is None or not isinstance(k, (slice, _Array))
+            for k in keys
+            if k is not Ellipsis
+        )
+    ):
+        # several arrays, an n-d one, or an array with integers (which NumPy
+        # then treats as 0-d index arrays) or None
         return _advanced(x, keys)
     if arrays and arrays[0].dtype.kind in "iu":
         # Note: dask gathers with a dask index array lazily; negative indices
         # count from the end, as in NumPy.
+        keys = _expand_ellipsis(keys, x.ndim)
         return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
     return x[key]
+
+
+def _check_slices(keys: tuple[Any, ...]) -> None:
+    for k in keys:
+        if isinstance(k, slice) and any(
+            p is not None and not isinstance(p, (int, np.integer))
+            for p in (k.start, k.stop, k.step)
+        ):
+            # Note: as NumPy (dask accepts float bounds), so that the front
+            # end's full checks report the IndexError
+            msg = "slice indices must be integers or None"
+            raise TypeError(msg)
+
+
+def _check_mask(x: Any, mask: Any) -> None:
+    """NumPy's IndexError for a mask that does not fit (dask does not check)."""
+    if mask.ndim > x.ndim:
+        msg = f"boolean index of {mask.ndim} dimensions for an array of {x.ndim}"
+        raise IndexError(msg)
+    for i, (m, n) in enumerate(zip(mask.shape, x.shape, strict=False)):
+        if m != n and not (_unknown(m) or _unknown(n)):
+            msg = f"boolean index has size {m} in dimension {i}, the array has {n}"
+            raise IndexError(msg)
+
+
+def _expand_ellipsis(keys: tuple[Any, ...], ndim: int) -> tuple[Any, ...]:
+    """``keys`` with ``...`` spelled out as full slices (and the missing
+    trailing axes too)."""
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    out: list[Any] = []
+    for k in keys:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - consumed))
+            consumed = ndim
+        else:
+            out.append(k)
+    used = sum(1 for k in out if k is not None)
+    out.extend([slice(None)] * (ndim - used))
+    return tuple(out)
 
 
 def _check_known(x: Any, keys: tuple[Any, ...], where: str) -> None:
@@ -411,34 +472,43 @@ def _axis_of(keys: tuple[Any, ...], target: Any, ndim: int) -> int:
 
 
 def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
-    """Integer-array indexing with several index arrays (or n-d ones), through
-    a flat index: ``x`` is reshaped to (..., prod(indexed dims), ...).
+    """Integer-array indexing with several index arrays (or n-d ones), mixed
+    with slices, ``None`` and ``...`` as NumPy does it.
 
-    Only keys made of integers and integer arrays over the leading axes are
-    done here (the standard's case); others are refused.
+    New axes (``None``) are made first and slices applied; the indexed axes
+    are moved to the front and merged into one, which a flat index (the
+    broadcast index arrays, integers counting as 0-d ones) gathers lazily.
+    The broadcast index shape then goes where NumPy puts it: in place of the
+    indexed axes when they are adjacent in the key, else first.
     """
-    if any(isinstance(k, (slice,)) or k is None or k is Ellipsis for k in keys):
-        msg = (
-            "__getitem__(): the dask backend supports several integer index "
-            "arrays only without slices, None or ... in the same key"
-        )
-        raise NotImplementedError(msg)
+    keys = _expand_ellipsis(keys, x.ndim)
+    if any(k is None for k in keys):
+        x = x[tuple(None if k is None else slice(None) for k in keys)]
+        keys = tuple(slice(None) if k is None else k for k in keys)
+    basic = tuple(k if isinstance(k, slice) else slice(None) for k in keys)
+    x = x[basic]
+    adv = [i for i, k in enumerate(keys) if not isinstance(k, slice)]
     idx = []
-    for pos, k in enumerate(keys):
-        n = x.shape[pos]
-        k = da.asarray(k) if not isinstance(k, _Array) else k
-        k = k.astype(np.int64)
+    for i in adv:
+        n = x.shape[i]
+        k = keys[i]
+        k = k.astype(np.int64) if isinstance(k, _Array) else da.asarray(np.int64(k))
         idx.append(da.where(k < 0, k + n, k))
     idx = da.broadcast_arrays(*idx)
-    shape = idx[0].shape
-    dims = x.shape[: len(keys)]
+    bshape = tuple(idx[0].shape)
+    dims = [x.shape[i] for i in adv]
     flat = idx[0]
     for d, k in zip(dims[1:], idx[1:], strict=True):
         flat = flat * d + k
-    rest = x.shape[len(keys) :]
-    xf = x.reshape((math.prod(dims), *rest), merge_chunks=True)
-    res = xf[flat.reshape(-1)]
-    return res.reshape(tuple(shape) + tuple(rest))
+    front = da.moveaxis(x, adv, list(range(len(adv))))
+    rest = front.shape[len(adv) :]
+    merged = front.reshape((math.prod(dims), *rest), merge_chunks=True)
+    res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
+    adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
+    if adjacent and adv[0] > 0:
+        nb = len(bshape)
+        res = da.moveaxis(res, list(range(nb)), list(range(adv[0], adv[0] + nb)))
+    return res
 
 
 def _setitem(x: LazyArray, key: Any, value: Any) -> None:
@@ -446,15 +516,23 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     arr = x.arr
     key = unwrap(key)
     value = unwrap(value)
+    if value.__class__ in (int, float, complex, bool):
+        # as NumPy: OverflowError for a Python int out of the dtype's range
+        value = np.asarray(value, dtype=arr.dtype)[()]
+    _check_slices(key if key.__class__ is tuple else (key,))
     _check_known(arr, key if key.__class__ is tuple else (key,), "__setitem__()")
     if isinstance(value, _Array):
         value = value.astype(arr.dtype)
     elif value.__class__ is LazyArray:
         value = value.arr.astype(arr.dtype)
     keys = key if key.__class__ is tuple else (key,)
-    if any(isinstance(k, _Array) and k.dtype != bool for k in keys):
-        keys = tuple(_wrap_negative(k, arr, keys) for k in keys)
-        key = keys if key.__class__ is tuple else keys[0]
+    if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
+        _check_mask(arr, keys[0])
+        x.arr = _mask_assign(arr, keys[0], value)
+        return
+    if any(isinstance(k, _Array) for k in keys):
+        x.arr = _scatter_assign(arr, keys, value)
+        return
     if not any(isinstance(k, _Array) for k in keys):
         sel_shape = arr[key].shape
         if 0 in sel_shape:
@@ -463,6 +541,55 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     new = arr.copy()
     new[key] = value  # dask rewrites `new` (a fresh object) in place
     x.arr = new
+
+
+def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """``arr`` with ``arr[keys] = value`` for keys with index arrays, lazily.
+
+    The flat positions the key selects come from indexing a grid of
+    positions with the same key; the (position, value) pairs are sorted by
+    position (the chunked sort: stable, so the last of repeated positions
+    wins, as in NumPy), and every element of ``arr`` looks its position up
+    with ``searchsorted``.
+    """
+    n = math.prod(arr.shape)
+    grid = da.arange(n, dtype=np.int64).reshape(arr.shape, merge_chunks=True)
+    grid = grid.rechunk(arr.chunks)
+    pos = _getitem(grid, keys)
+    if 0 in pos.shape:
+        return arr
+    vals = da.broadcast_to(da.asarray(value).astype(arr.dtype), pos.shape)
+    rec = _sort._sorted_records(pos.reshape(-1), 0, payload=vals.reshape(-1))
+    where_pos = _sort._field(rec, "k", np.dtype(np.int64))
+    where_val = _sort._field(rec, "v", arr.dtype)
+    flat = grid.reshape(-1)
+    j = da.searchsorted(where_pos, flat, side="right") - 1
+    jc = da.maximum(j, 0)
+    hit = (j >= 0) & (where_pos[jc] == flat)
+    new = da.where(hit, where_val[jc], arr.reshape(-1))
+    return new.reshape(arr.shape).rechunk(arr.chunks)
+
+
+def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
+    """``arr`` with ``arr[mask] = value``, lazily.
+
+    A value of one element (or a scalar) fills the selected places; a value
+    with one row per selected element goes to them in order: the i-th True
+    of the (row-major) mask takes row i, found with a cumulative sum.
+    """
+    trailing = arr.ndim - mask.ndim
+    full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
+    if not isinstance(value, _Array) or math.prod(value.shape) == 1:
+        fill = value.reshape(()) if isinstance(value, _Array) else value
+        return da.where(full_mask, fill, arr).astype(arr.dtype)
+    flat = mask.reshape(-1) if mask.ndim != 1 else mask
+    order = (da.cumsum(flat.astype(np.int64)) - 1).reshape(mask.shape)
+    order = da.where(mask, order, 0)
+    if value.ndim <= trailing:  # broadcasts over the selected elements
+        return da.where(full_mask, value, arr).astype(arr.dtype)
+    rows = value.reshape((-1, *value.shape[value.ndim - trailing :]))
+    gathered = rows[order.reshape(-1)].reshape(mask.shape + rows.shape[1:])
+    return da.where(full_mask, gathered, arr).astype(arr.dtype)
 
 
 def _positive_steps(
