@@ -291,6 +291,11 @@ def _broadcastable(r: Any, ndim: int, axis: int) -> Any:
 
 
 def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
+    for s in shape:
+        if not isinstance(s, (int, np.integer)):
+            # Note: as NumPy (dask accepts floats); the front end reports it
+            msg = f"'{type(s).__name__}' object cannot be interpreted as an integer"
+            raise TypeError(msg)
     if tuple(x.shape) == tuple(shape):
         return x.copy() if copy else x
     if any(_unknown(s) for s in x.shape):
