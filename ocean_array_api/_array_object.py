@@ -249,7 +249,7 @@ class Array:
                     return out
         elif tk is int and data.ndim:
             n = data.shape[0]
-            if -n <= key < n:
+            if n is not None and -n <= key < n:
                 res = data[key]
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
@@ -347,7 +347,14 @@ class Array:
         if self._data.ndim == 0:
             msg = "iteration over a 0-dimensional array"
             raise TypeError(msg)
-        for i in range(self._data.shape[0]):
+        n = self._data.shape[0]
+        if n is None:
+            msg = (
+                "__iter__(): the first dimension is data-dependent (None) on a lazy "
+                "device; compute the array first (ocean_ext.compute)"
+            )
+            raise TypeError(msg)
+        for i in range(n):
             yield self[i]
 
     # --- misc ---------------------------------------------------------------

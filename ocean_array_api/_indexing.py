@@ -154,7 +154,8 @@ def native_key(x: Array, key: Any, where: str) -> Any:
                 continue
             if item.__class__ is int:
                 size = shape[axis]
-                if not -size <= item < size:
+                # a data-dependent size (None, lazy backends): the backend decides
+                if size is not None and not -size <= item < size:
                     msg = f"{where}: index {item} is out of bounds for axis {axis} with size {size}"
                     raise IndexError(msg)
             axis += 1

@@ -18,6 +18,7 @@ from .helpers import (
     CPU1,
     FLOAT_DTYPES,
     INT_DTYPES,
+    LAZY_DEFAULT,
     NUMERIC_DTYPES,
     assert_matches,
     host,
@@ -418,6 +419,11 @@ def test_inplace_operators_modify_in_place(device):
     x **= 2
     expected = (((a + 1) * 2 - 1) / 2) ** 2
     assert_matches(x, expected, device=device)
+    if device.kind == "dask":
+        # A view of a lazy array is another graph: writes to x do not reach
+        # it (the standard leaves writes through views unspecified).
+        assert_matches(view, a[1:], device=device)
+        return
     # the view sees the writes: the data was updated in place
     assert_matches(view, expected[1:])
 
@@ -585,6 +591,9 @@ def test_scalar_conversion_on_other_devices(device):
 # --- repr, pickle, copy, iteration -----------------------------------------------
 
 
+@pytest.mark.skipif(
+    LAZY_DEFAULT, reason="the repr of a lazy array shows no values (no hidden compute)"
+)
 def test_repr():
     r = repr(xp.asarray([1.0, 2.0]))
     assert r.startswith("Array(")
@@ -602,6 +611,9 @@ def test_repr_names_non_default_device(other_device):
     assert "dtype=int64" in r
 
 
+@pytest.mark.skipif(
+    LAZY_DEFAULT, reason="the repr of a lazy array shows no values (no hidden compute)"
+)
 def test_repr_of_empty_and_zero_dim():
     assert "Array(" in repr(xp.zeros((0, 3)))
     assert "5" in repr(xp.asarray(5))

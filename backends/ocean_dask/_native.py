@@ -93,7 +93,9 @@ class LazyArray:
         return LazyArray(self.arr.T)
 
     def __getitem__(self, key: Any) -> LazyArray:
-        return LazyArray(self.arr[unwrap(key)])
+        from ._ops import _getitem  # the table's getitem, with its checks
+
+        return LazyArray(_getitem(self.arr, unwrap(key)))
 
     def __len__(self) -> int:
         n = self.shape[0] if self.ndim else None

@@ -43,9 +43,16 @@ _Array = da.Array
 _inf = math.inf
 
 
+def _chunks_for(shape: tuple[int, ...], chunks: Any = "auto") -> Any:
+    # Note: dask's automatic chunking divides by zero for shapes with a zero
+    # length next to others; an empty array is one (empty) chunk.
+    return tuple(shape) if 0 in shape else chunks
+
+
 def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
     """A handle over NumPy data (referenced, not copied; the caller copies)."""
     host = np.asarray(host)
+    chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
     return LazyArray(da.from_array(host, chunks=chunks, name=False))
 
 
@@ -72,6 +79,14 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
         if out is not None:
+            if tuple(res.shape) != tuple(out.arr.shape):
+                # Note: as NumPy's out=: an in-place operator cannot broadcast
+                # its target to a new shape.
+                msg = (
+                    f"non-broadcastable output operand with shape "
+                    f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
+                )
+                raise ValueError(msg)
             out.arr = res.astype(out.arr.dtype, copy=False)
             return out
         return _out(res)
@@ -79,6 +94,10 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+def _shape_of(arr: Any) -> tuple[int | None, ...]:
+    return LazyArray(arr).shape
 
 
 def _unknown(n: float) -> bool:
@@ -114,20 +133,21 @@ def _where(cond: Any, x1: Any, x2: Any) -> Any:
 
 # --- creation ---------------------------------------------------------------
 def _zeros(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.zeros(shape, dtype=dtype)
+    return da.zeros(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _ones(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.ones(shape, dtype=dtype)
+    return da.ones(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _empty(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
     # Note: dask's empty chunks are uninitialised memory, as the standard allows.
-    return da.empty(shape, dtype=dtype)
+    return da.empty(shape, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
-    return da.full(shape, np.asarray(fill, dtype=dtype)[()], dtype=dtype)
+    value = np.asarray(fill, dtype=dtype)[()]
+    return da.full(shape, value, dtype=dtype, chunks=_chunks_for(shape))
 
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
@@ -240,7 +260,7 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
         if reps == 0:
             shape = list(x.shape)
             shape[axis] = 0
-            return da.zeros(tuple(shape), dtype=x.dtype)
+            return _zeros(0, tuple(shape), x.dtype)
         return da.repeat(x, reps, axis=axis)
     # One count per element: each chunk repeats its own elements; the chunk
     # lengths along ``axis`` are then data-dependent (None), and the total is
@@ -271,6 +291,11 @@ def _broadcastable(r: Any, ndim: int, axis: int) -> Any:
 
 
 def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
+    for s in shape:
+        if not isinstance(s, (int, np.integer)):
+            # Note: as NumPy (dask accepts floats); the front end reports it
+            msg = f"'{type(s).__name__}' object cannot be interpreted as an integer"
+            raise TypeError(msg)
     if tuple(x.shape) == tuple(shape):
         return x.copy() if copy else x
     if any(_unknown(s) for s in x.shape):
@@ -282,6 +307,8 @@ def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
 
 
 def _roll(x: Any, shift: Any, axis: Any) -> Any:
+    if 0 in x.shape:
+        return x  # dask's roll fails on empty input (its reshape)
     return da.roll(x, shift, axis=axis)
 
 
@@ -302,7 +329,7 @@ def _tile(x: Any, reps: tuple[int, ...]) -> Any:
         if r == 0:
             shape = list(out.shape)
             shape[ax] = 0
-            out = da.zeros(tuple(shape), dtype=x.dtype)
+            out = _zeros(0, tuple(shape), x.dtype)
             continue
         out = da.concatenate([out] * r, axis=ax)
     return out
@@ -320,20 +347,109 @@ def _unstack(x: Any, axis: int) -> Any:
 # --- indexing ---------------------------------------------------------------
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
+    _check_slices(keys)
+    _check_known(x, keys, "__getitem__()")
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         mask = keys[0]
+        _check_mask(x, mask)
         if mask.ndim == 0:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
+        if 1 < mask.ndim < x.ndim:
+            # Note: dask takes a mask of one or of all dimensions; a mask over
+            # the leading k is a 1-d mask of their (row-major) merge.
+            rest = x.shape[mask.ndim :]
+            count = math.prod(mask.shape)
+            if count == 0:
+                return _zeros(0, (0, *rest), x.dtype)
+            merged = x.reshape((count, *rest), merge_chunks=True)
+            return merged[mask.reshape(-1)]
         return x[mask]
     arrays = [k for k in keys if isinstance(k, _Array)]
-    if len(arrays) > 1 or (arrays and arrays[0].dtype != bool and arrays[0].ndim > 1):
+    if arrays and (
+        len(arrays) > 1
+        or arrays[0].ndim > 1
+        or any(
+            k is None or not isinstance(k, (slice, _Array))
+            for k in keys
+            if k is not Ellipsis
+        )
+    ):
+        # several arrays, an n-d one, or an array with integers (which NumPy
+        # then treats as 0-d index arrays) or None
         return _advanced(x, keys)
     if arrays and arrays[0].dtype.kind in "iu":
         # Note: dask gathers with a dask index array lazily; negative indices
         # count from the end, as in NumPy.
+        keys = _expand_ellipsis(keys, x.ndim)
         return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
     return x[key]
+
+
+def _check_slices(keys: tuple[Any, ...]) -> None:
+    for k in keys:
+        if isinstance(k, slice) and any(
+            p is not None and not isinstance(p, (int, np.integer))
+            for p in (k.start, k.stop, k.step)
+        ):
+            # Note: as NumPy (dask accepts float bounds), so that the front
+            # end's full checks report the IndexError
+            msg = "slice indices must be integers or None"
+            raise TypeError(msg)
+
+
+def _check_mask(x: Any, mask: Any) -> None:
+    """NumPy's IndexError for a mask that does not fit (dask does not check)."""
+    if mask.ndim > x.ndim:
+        msg = f"boolean index of {mask.ndim} dimensions for an array of {x.ndim}"
+        raise IndexError(msg)
+    for i, (m, n) in enumerate(zip(mask.shape, x.shape, strict=False)):
+        if m != n and not (_unknown(m) or _unknown(n)):
+            msg = f"boolean index has size {m} in dimension {i}, the array has {n}"
+            raise IndexError(msg)
+
+
+def _expand_ellipsis(keys: tuple[Any, ...], ndim: int) -> tuple[Any, ...]:
+    """``keys`` with ``...`` spelled out as full slices (and the missing
+    trailing axes too)."""
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    out: list[Any] = []
+    for k in keys:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - consumed))
+            consumed = ndim
+        else:
+            out.append(k)
+    used = sum(1 for k in out if k is not None)
+    out.extend([slice(None)] * (ndim - used))
+    return tuple(out)
+
+
+def _check_known(x: Any, keys: tuple[Any, ...], where: str) -> None:
+    """Integers and slices cannot index an axis of data-dependent length:
+    dask needs the chunk sizes, which only a compute gives."""
+    if not any(_unknown(s) for s in x.shape):
+        return
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    axis = 0
+    for k in keys:
+        if k is Ellipsis:
+            axis += x.ndim - consumed
+            continue
+        if k is None:
+            continue
+        if (
+            axis < x.ndim
+            and _unknown(x.shape[axis])
+            and not (isinstance(k, slice) and k == slice(None))
+        ):
+            msg = (
+                f"{where}: axis {axis} has a data-dependent length (None) on the "
+                f"dask device, which integers, slices and index arrays cannot "
+                f"index lazily; compute the array first (ocean_ext.compute)"
+            )
+            raise NotImplementedError(msg)
+        axis += 1 if not (isinstance(k, _Array) and k.dtype == bool) else k.ndim
 
 
 def _wrap_negative(k: Any, x: Any, keys: tuple[Any, ...]) -> Any:
@@ -361,34 +477,43 @@ def _axis_of(keys: tuple[Any, ...], target: Any, ndim: int) -> int:
 
 
 def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
-    """Integer-array indexing with several index arrays (or n-d ones), through
-    a flat index: ``x`` is reshaped to (..., prod(indexed dims), ...).
+    """Integer-array indexing with several index arrays (or n-d ones), mixed
+    with slices, ``None`` and ``...`` as NumPy does it.
 
-    Only keys made of integers and integer arrays over the leading axes are
-    done here (the standard's case); others are refused.
+    New axes (``None``) are made first and slices applied; the indexed axes
+    are moved to the front and merged into one, which a flat index (the
+    broadcast index arrays, integers counting as 0-d ones) gathers lazily.
+    The broadcast index shape then goes where NumPy puts it: in place of the
+    indexed axes when they are adjacent in the key, else first.
     """
-    if any(isinstance(k, (slice,)) or k is None or k is Ellipsis for k in keys):
-        msg = (
-            "__getitem__(): the dask backend supports several integer index "
-            "arrays only without slices, None or ... in the same key"
-        )
-        raise NotImplementedError(msg)
+    keys = _expand_ellipsis(keys, x.ndim)
+    if any(k is None for k in keys):
+        x = x[tuple(None if k is None else slice(None) for k in keys)]
+        keys = tuple(slice(None) if k is None else k for k in keys)
+    basic = tuple(k if isinstance(k, slice) else slice(None) for k in keys)
+    x = x[basic]
+    adv = [i for i, k in enumerate(keys) if not isinstance(k, slice)]
     idx = []
-    for pos, k in enumerate(keys):
-        n = x.shape[pos]
-        k = da.asarray(k) if not isinstance(k, _Array) else k
-        k = k.astype(np.int64)
+    for i in adv:
+        n = x.shape[i]
+        k = keys[i]
+        k = k.astype(np.int64) if isinstance(k, _Array) else da.asarray(np.int64(k))
         idx.append(da.where(k < 0, k + n, k))
     idx = da.broadcast_arrays(*idx)
-    shape = idx[0].shape
-    dims = x.shape[: len(keys)]
+    bshape = tuple(idx[0].shape)
+    dims = [x.shape[i] for i in adv]
     flat = idx[0]
     for d, k in zip(dims[1:], idx[1:], strict=True):
         flat = flat * d + k
-    rest = x.shape[len(keys) :]
-    xf = x.reshape((math.prod(dims), *rest), merge_chunks=True)
-    res = xf[flat.reshape(-1)]
-    return res.reshape(tuple(shape) + tuple(rest))
+    front = da.moveaxis(x, adv, list(range(len(adv))))
+    rest = front.shape[len(adv) :]
+    merged = front.reshape((math.prod(dims), *rest), merge_chunks=True)
+    res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
+    adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
+    if adjacent and adv[0] > 0:
+        nb = len(bshape)
+        res = da.moveaxis(res, list(range(nb)), list(range(adv[0], adv[0] + nb)))
+    return res
 
 
 def _setitem(x: LazyArray, key: Any, value: Any) -> None:
@@ -396,17 +521,126 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     arr = x.arr
     key = unwrap(key)
     value = unwrap(value)
+    if value.__class__ in (int, float, complex, bool):
+        # as NumPy: OverflowError for a Python int out of the dtype's range
+        value = np.asarray(value, dtype=arr.dtype)[()]
+    _check_slices(key if key.__class__ is tuple else (key,))
+    _check_known(arr, key if key.__class__ is tuple else (key,), "__setitem__()")
     if isinstance(value, _Array):
         value = value.astype(arr.dtype)
     elif value.__class__ is LazyArray:
         value = value.arr.astype(arr.dtype)
     keys = key if key.__class__ is tuple else (key,)
-    if any(isinstance(k, _Array) and k.dtype != bool for k in keys):
-        keys = tuple(_wrap_negative(k, arr, keys) for k in keys)
-        key = keys if key.__class__ is tuple else keys[0]
+    if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
+        _check_mask(arr, keys[0])
+        x.arr = _mask_assign(arr, keys[0], value)
+        return
+    if any(isinstance(k, _Array) for k in keys):
+        x.arr = _scatter_assign(arr, keys, value)
+        return
+    if not any(isinstance(k, _Array) for k in keys):
+        sel_shape = arr[key].shape
+        if 0 in sel_shape:
+            return  # nothing selected (dask's setitem fails on empty selections)
+        key, value = _positive_steps(keys, arr.shape, sel_shape, value)
     new = arr.copy()
     new[key] = value  # dask rewrites `new` (a fresh object) in place
     x.arr = new
+
+
+def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """``arr`` with ``arr[keys] = value`` for keys with index arrays, lazily.
+
+    The flat positions the key selects come from indexing a grid of
+    positions with the same key; the (position, value) pairs are sorted by
+    position (the chunked sort: stable, so the last of repeated positions
+    wins, as in NumPy), and every element of ``arr`` looks its position up
+    with ``searchsorted``.
+    """
+    n = math.prod(arr.shape)
+    grid = da.arange(n, dtype=np.int64).reshape(arr.shape, merge_chunks=True)
+    grid = grid.rechunk(arr.chunks)
+    pos = _getitem(grid, keys)
+    if 0 in pos.shape:
+        return arr
+    vals = da.broadcast_to(da.asarray(value).astype(arr.dtype), pos.shape)
+    rec = _sort._sorted_records(pos.reshape(-1), 0, payload=vals.reshape(-1))
+    where_pos = _sort._field(rec, "k", np.dtype(np.int64))
+    where_val = _sort._field(rec, "v", arr.dtype)
+    flat = grid.reshape(-1)
+    j = da.searchsorted(where_pos, flat, side="right") - 1
+    jc = da.maximum(j, 0)
+    hit = (j >= 0) & (where_pos[jc] == flat)
+    new = da.where(hit, where_val[jc], arr.reshape(-1))
+    return new.reshape(arr.shape).rechunk(arr.chunks)
+
+
+def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
+    """``arr`` with ``arr[mask] = value``, lazily.
+
+    A value of one element (or a scalar) fills the selected places; a value
+    with one row per selected element goes to them in order: the i-th True
+    of the (row-major) mask takes row i, found with a cumulative sum.
+    """
+    trailing = arr.ndim - mask.ndim
+    full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
+    if not isinstance(value, _Array) or math.prod(value.shape) == 1:
+        fill = value.reshape(()) if isinstance(value, _Array) else value
+        return da.where(full_mask, fill, arr).astype(arr.dtype)
+    flat = mask.reshape(-1) if mask.ndim != 1 else mask
+    order = (da.cumsum(flat.astype(np.int64)) - 1).reshape(mask.shape)
+    order = da.where(mask, order, 0)
+    if value.ndim <= trailing:  # broadcasts over the selected elements
+        return da.where(full_mask, value, arr).astype(arr.dtype)
+    rows = value.reshape((-1, *value.shape[value.ndim - trailing :]))
+    gathered = rows[order.reshape(-1)].reshape(mask.shape + rows.shape[1:])
+    return da.where(full_mask, gathered, arr).astype(arr.dtype)
+
+
+def _positive_steps(
+    keys: tuple[Any, ...], shape: tuple[int, ...], sel_shape: Any, value: Any
+) -> tuple[tuple[Any, ...], Any]:
+    """A basic key with slices of negative step made positive, and ``value``
+    reversed along those axes of the selection.
+
+    Note: dask's setitem fails on some slices of negative step; the same
+    elements in increasing order, with the value reversed, are the same write.
+    """
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    out: list[Any] = []
+    flip: list[int] = []
+    new_axes: list[int] = []  # None items: dropped from the key (dask's
+    axis = res_axis = 0  # setitem takes none), squeezed out of the value
+    for k in keys:
+        if k is None:
+            new_axes.append(res_axis)
+            res_axis += 1
+        elif k is Ellipsis:
+            span = len(shape) - consumed
+            out.append(k)
+            axis += span
+            res_axis += span
+        elif isinstance(k, slice):
+            step = k.step if k.step is not None else 1
+            if step < 0:
+                idx = range(*k.indices(shape[axis]))
+                k = slice(idx[-1], idx[0] + 1, -step)
+                flip.append(res_axis)
+            out.append(k)
+            axis += 1
+            res_axis += 1
+        else:  # an integer
+            out.append(k)
+            axis += 1
+    if (flip or new_axes) and isinstance(value, (_Array, np.ndarray)):
+        value = da.broadcast_to(value, sel_shape)
+        rev: list[Any] = [slice(None)] * len(sel_shape)
+        for a in flip:
+            rev[a] = slice(None, None, -1)
+        for a in new_axes:
+            rev[a] = 0
+        value = value[tuple(rev)]
+    return tuple(out), value
 
 
 def _take(x: Any, indices: Any, axis: int) -> Any:
@@ -514,7 +748,7 @@ def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
             # Note: only reductions with an empty result get here (the front
             # end refused the others); dask, as NumPy, raises for them.
             shape, _ = reduced(x.shape, axis, keepdims)
-            return da.zeros(shape, dtype=x.dtype)
+            return _zeros(0, shape, x.dtype)
         return func(x, axis=axis, keepdims=keepdims)
 
     return entry
@@ -522,7 +756,7 @@ def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
     value = complex(math.nan, math.nan) if np.dtype(dtype).kind == "c" else math.nan
-    return da.full(shape, value, dtype=dtype)
+    return _full(0, shape, value, dtype)
 
 
 def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
@@ -559,7 +793,7 @@ def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
         if include_initial:
             shape = list(x.shape)
             shape[axis] = 1
-            first = da.full(tuple(shape), initial, dtype=res.dtype)
+            first = _full(0, tuple(shape), initial, res.dtype)
             res = da.concatenate([first, res], axis=axis)
         return res
 
@@ -593,6 +827,13 @@ def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
     rt = np.result_type(x1.dtype, x2.dtype)
     prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
     return prod.sum(axis=axis, dtype=rt)
+
+
+def _eye_like(a: Any) -> np.ndarray:
+    out = np.zeros(a.shape, a.dtype)
+    if a.ndim >= 2 and 0 not in a.shape:
+        out += np.eye(a.shape[-2], a.shape[-1], dtype=a.dtype)
+    return out
 
 
 def _sample(dim_sizes: dict[str, int], core: tuple[str, ...], dtype: Any) -> Any:
@@ -629,9 +870,9 @@ def _gufunc(
     if any(0 in a.shape for a in arrays):
         # Nothing to compute, and dask's gufuncs refuse empty core blocks:
         # the CPU entry on empty NumPy input gives the result (and shapes).
-        empty = [
-            np.zeros(a.shape, a.dtype) if isinstance(a, _Array) else a for a in args
-        ]
+        # (identity matrices, so that a factorisation of the non-empty
+        # operands, such as a 1 x 1 matrix solved against (1, 0), succeeds)
+        empty = [_eye_like(a) if isinstance(a, _Array) else a for a in args]
         res = func(*empty)
         if isinstance(res, tuple):
             return tuple(from_numpy(r).arr for r in res)
@@ -788,17 +1029,17 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
         return a.sum(axis=axis, keepdims=keepdims)
     if ord == _inf:
         if size0:
-            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+            return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
         return a.max(axis=axis, keepdims=keepdims)
     if ord == -_inf:
         if size0:
-            return da.full(reduced(x.shape, axis, keepdims)[0], _inf, dtype=real)
+            return _full(0, reduced(x.shape, axis, keepdims)[0], _inf, real)
         return a.min(axis=axis, keepdims=keepdims)
     if ord == 0:
         return (a != 0).sum(axis=axis, keepdims=keepdims, dtype=real)
     if ord > 0:
         if size0:
-            return da.zeros(reduced(x.shape, axis, keepdims)[0], dtype=real)
+            return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
         m = a.max(axis=axis, keepdims=True)
         scale = da.where((m == 0) | ~da.isfinite(m), 1, m).astype(real)
         s = ((a / scale) ** ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)
