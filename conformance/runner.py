@@ -621,6 +621,41 @@ def check_static(entry: Entry, ctx: Ctx) -> list[Record]:
         out.append(_attribute(entry, obj, ctx, rec))
     elif name.startswith("info."):
         out.append(_info(entry, obj, ctx, rec))
+    elif name == "dtype.__eq__":
+        dts = {d: getattr(t, d) for d in KINDS["any"] if hasattr(t, d)}
+        wrong = [(a, b) for a in dts for b in dts if bool(dts[a] == dts[b]) != (a == b)]
+        out.append(
+            rec("value", "conforms")
+            if not wrong
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f"xp.{wrong[0][0]} == xp.{wrong[0][1]} is {wrong[0][0] != wrong[0][1]}",
+                f"{imp}\nprint(xp.{wrong[0][0]} == xp.{wrong[0][1]})\n"
+                f"# expected: {wrong[0][0] == wrong[0][1]}",
+                str(wrong[0][0] == wrong[0][1]),
+            )
+        )
+    elif name == "__array_namespace_info__":
+        methods = (
+            "capabilities",
+            "default_device",
+            "default_dtypes",
+            "devices",
+            "dtypes",
+        )
+        try:
+            info = obj()
+            lacks = [m for m in methods if not callable(getattr(info, m, None))]
+            msg = f"its result has no {', '.join(lacks)}" if lacks else ""
+        except Exception as e:
+            msg = f"raised {type(e).__name__}: {e}"
+        out.append(
+            rec("value", "conforms")
+            if not msg
+            else rec("value", "deviates", "value", f"__array_namespace_info__(): {msg}")
+        )
     elif not entry.features and entry.kind != "constant":
         out.append(rec("value", "untestable", message="no value check yet"))
     return out
