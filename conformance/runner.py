@@ -59,7 +59,7 @@ class Options:
     def examples(self) -> int:
         if self.max_examples is not None:
             return self.max_examples
-        return 12 if self.quick else 32
+        return 12 if self.quick else 16
 
 
 @dataclass
