@@ -1780,7 +1780,9 @@ def _index_key(draw, shape):
             stop = draw(st.none() | st.integers(-side - 1, side + 1))
             step = draw(st.none() | st.sampled_from([1, 2, 3, -1, -2]))
             key.append(slice(start, stop, step))
-    if use_ellipsis:  # after the keys of the leading axes, or before all of them
+    # The standard specifies a tuple index only when it covers every axis or
+    # holds an ellipsis (x[0] on a 2-d array is x[0, ...]; x[(0,)] may differ).
+    if use_ellipsis or n < len(dims):
         key.insert(len(key) if n < len(dims) or draw(st.booleans()) else 0, Ellipsis)
     return key[0] if len(key) == 1 and draw(st.booleans()) else tuple(key)
 

@@ -306,7 +306,7 @@ BATCH = 4
 # --- running a feature ---------------------------------------------------------------------
 
 
-def _dtype_cells(feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
+def _dtype_cells(entry: Entry, feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
     """The (label, argument) pairs a feature runs for: one per dtype or pair."""
     if feature.dtypes == "none":
         return [("-", None)]
@@ -326,7 +326,9 @@ def _dtype_cells(feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
                 pairs.append((a, b))
         return [("mixed", pairs)] if pairs else []
     names = dtypes_of(feature.dtypes)
-    if ctx.opts.quick:
+    # Operators and methods share their function's implementation in every
+    # library we know: they run on one dtype per size class, the functions on all.
+    if ctx.opts.quick or entry.name.startswith("Array.__"):
         q = [d for d in names if d in QUICK_DTYPES]
         names = tuple(q or names[:1])
     return [(d, d) for d in names]
@@ -779,7 +781,7 @@ def run_entries(names: list[str], opts: Options) -> list[Record]:
             ]
         else:
             for feature in entry.features:
-                for label, arg in _dtype_cells(feature, ctx):
+                for label, arg in _dtype_cells(entry, feature, ctx):
                     out.append(run_feature(entry, feature, label, arg, ctx))
         if opts.progress is not None:
             opts.progress(i + 1, len(names), name)
