@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-examples",
         type=int,
         metavar="N",
-        help="calls drawn per (name, feature, dtype) cell, four per Hypothesis example (default 32, 12 with --quick)",
+        help="calls drawn per (name, feature, dtype) cell, four per Hypothesis example (default 16, 12 with --quick)",
     )
     p.add_argument(
         "--seed",

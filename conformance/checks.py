@@ -55,7 +55,7 @@ def _is_array(x: Any) -> bool:
         hasattr(x, "shape")
         and hasattr(x, "dtype")
         and hasattr(x, "ndim")
-        and not isinstance(x, (tuple, list, np.generic))
+        and not isinstance(x, (tuple, list))
     )
 
 

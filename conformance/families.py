@@ -1762,7 +1762,7 @@ for _n in ("fftshift", "ifftshift"):
 # --- indexing, conversions, devices, interchange ----------------------------------------
 
 
-def _index_key(draw, shape):
+def _index_key(draw, shape, newaxis=True):
     """A basic index for ``shape``: integers, slices (any step), None, Ellipsis."""
     key: list = []
     dims = list(shape)
@@ -1772,15 +1772,18 @@ def _index_key(draw, shape):
         c = draw(st.integers(0, 3))
         if c == 0 and side:
             key.append(draw(st.integers(-side, side - 1)))
-        elif c == 1:
+        elif c == 1 and newaxis:  # __setitem__'s key has no None
             key.append(None)
             key.append(slice(None))
         else:
-            start = draw(st.none() | st.integers(-side - 1, side + 1))
-            stop = draw(st.none() | st.integers(-side - 1, side + 1))
+            # in-bounds starts and stops (clipping is not required)
+            start = draw(st.none() | st.integers(-side, side - 1)) if side else None
+            stop = draw(st.none() | st.integers(-side, side))
             step = draw(st.none() | st.sampled_from([1, 2, 3, -1, -2]))
             key.append(slice(start, stop, step))
-    if use_ellipsis:  # after the keys of the leading axes, or before all of them
+    # The standard specifies a tuple index only when it covers every axis or
+    # holds an ellipsis (x[0] on a 2-d array is x[0, ...]; x[(0,)] may differ).
+    if use_ellipsis or n < len(dims):
         key.insert(len(key) if n < len(dims) or draw(st.booleans()) else 0, Ellipsis)
     return key[0] if len(key) == 1 and draw(st.booleans()) else tuple(key)
 
@@ -1810,7 +1813,9 @@ def _getitem_int(draw, ctx, dt):
             elements=st.integers(-n, n - 1),
         )
     )
-    return Call("Array.__getitem__", (Arr(x), (Arr(i, "i"), Ellipsis)))
+    # integer arrays combine with integers only, one index per axis
+    rest = tuple(draw(st.integers(-d, d - 1)) for d in x.shape[1:])
+    return Call("Array.__getitem__", (Arr(x), (Arr(i, "i"), *rest)))
 
 
 def _setitem_value(draw, ctx, dt, shape):
@@ -1823,7 +1828,7 @@ def _setitem_value(draw, ctx, dt, shape):
 @_feature("basic", "Array.__setitem__", opts=Options(EXACT, True), result_arg=0)
 def _setitem(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, max_side=5)))
-    key = _index_key(draw, tuple(x.shape))
+    key = _index_key(draw, tuple(x.shape), newaxis=False)
     view = np.empty(tuple(x.shape), dtype=bool)[key]
     value = _setitem_value(draw, ctx, dt, view.shape)
     return Call("Array.__setitem__", (Arr(x), key, value), mutates=(0,))

@@ -94,6 +94,7 @@ def to_json(records: list[Record], opts: Options, seconds: float) -> dict[str, A
                 "verdict": r.verdict,
                 "message": r.message,
                 "examples": r.examples,
+                "seconds": round(r.seconds, 3),
             }
         )
         if r.verdict in ("deviates", "crashes", "missing"):

@@ -59,7 +59,7 @@ class Options:
     def examples(self) -> int:
         if self.max_examples is not None:
             return self.max_examples
-        return 12 if self.quick else 32
+        return 12 if self.quick else 16
 
 
 @dataclass
@@ -306,7 +306,7 @@ BATCH = 4
 # --- running a feature ---------------------------------------------------------------------
 
 
-def _dtype_cells(feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
+def _dtype_cells(entry: Entry, feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
     """The (label, argument) pairs a feature runs for: one per dtype or pair."""
     if feature.dtypes == "none":
         return [("-", None)]
@@ -326,7 +326,9 @@ def _dtype_cells(feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
                 pairs.append((a, b))
         return [("mixed", pairs)] if pairs else []
     names = dtypes_of(feature.dtypes)
-    if ctx.opts.quick:
+    # Operators and methods share their function's implementation in every
+    # library we know: they run on one dtype per size class, the functions on all.
+    if ctx.opts.quick or entry.name.startswith("Array.__"):
         q = [d for d in names if d in QUICK_DTYPES]
         names = tuple(q or names[:1])
     return [(d, d) for d in names]
@@ -621,6 +623,41 @@ def check_static(entry: Entry, ctx: Ctx) -> list[Record]:
         out.append(_attribute(entry, obj, ctx, rec))
     elif name.startswith("info."):
         out.append(_info(entry, obj, ctx, rec))
+    elif name == "dtype.__eq__":
+        dts = {d: getattr(t, d) for d in KINDS["any"] if hasattr(t, d)}
+        wrong = [(a, b) for a in dts for b in dts if bool(dts[a] == dts[b]) != (a == b)]
+        out.append(
+            rec("value", "conforms")
+            if not wrong
+            else rec(
+                "value",
+                "deviates",
+                "value",
+                f"xp.{wrong[0][0]} == xp.{wrong[0][1]} is {wrong[0][0] != wrong[0][1]}",
+                f"{imp}\nprint(xp.{wrong[0][0]} == xp.{wrong[0][1]})\n"
+                f"# expected: {wrong[0][0] == wrong[0][1]}",
+                str(wrong[0][0] == wrong[0][1]),
+            )
+        )
+    elif name == "__array_namespace_info__":
+        methods = (
+            "capabilities",
+            "default_device",
+            "default_dtypes",
+            "devices",
+            "dtypes",
+        )
+        try:
+            info = obj()
+            lacks = [m for m in methods if not callable(getattr(info, m, None))]
+            msg = f"its result has no {', '.join(lacks)}" if lacks else ""
+        except Exception as e:
+            msg = f"raised {type(e).__name__}: {e}"
+        out.append(
+            rec("value", "conforms")
+            if not msg
+            else rec("value", "deviates", "value", f"__array_namespace_info__(): {msg}")
+        )
     elif not entry.features and entry.kind != "constant":
         out.append(rec("value", "untestable", message="no value check yet"))
     return out
@@ -744,7 +781,7 @@ def run_entries(names: list[str], opts: Options) -> list[Record]:
             ]
         else:
             for feature in entry.features:
-                for label, arg in _dtype_cells(feature, ctx):
+                for label, arg in _dtype_cells(entry, feature, ctx):
                     out.append(run_feature(entry, feature, label, arg, ctx))
         if opts.progress is not None:
             opts.progress(i + 1, len(names), name)

@@ -64,6 +64,19 @@ def run_one(lib: str, out: Path, extra: list[str]) -> dict:
     return row
 
 
+def _version(lib: str, fallback: str) -> str:
+    """The installed version of the distribution providing ``lib``."""
+    from importlib import metadata
+
+    top = lib.split(".")[0]
+    for dist in metadata.packages_distributions().get(top, []) or [top]:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return fallback
+
+
 def to_markdown(rows: list[dict], extra: list[str]) -> str:
     """The table, with how it was made."""
     kinds = [k for k in KINDS if any(r.get("kinds", {}).get(k) for r in rows)]
@@ -93,7 +106,12 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
             out.append(f"| `{r['library']}` | not run: {r['error']} |")
             continue
         c = r["counts"]
-        cells = [f"`{r['library']}` {r.get('version', '')}".strip()]
+        lib = r["library"]
+        ver = _version(lib, r.get("version", ""))
+        if lib.startswith("array_api_compat."):  # and the library it wraps
+            wrapped = lib.split(".")[1]
+            ver += f" ({wrapped} {_version(wrapped, '')})"
+        cells = [f"`{lib}` {ver}"]
         cells += [str(c.get(v, 0)) for v in head[1:6]]
         cells += [str(r["kinds"].get(k, 0)) for k in kinds]
         cells.append(f"{r['seconds']:.0f} s")
@@ -107,9 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "conformance_table.md"))
     p.add_argument("--json-dir", default=".conformance-table")
     p.add_argument("--quick", action="store_true")
+    p.add_argument(
+        "--render-only",
+        action="store_true",
+        help="rewrite the table from the rows of the last run (JSON_DIR/rows.json)",
+    )
     a = p.parse_args(argv)
     extra = ["--quick"] if a.quick else []
     jdir = Path(a.json_dir)
+    if a.render_only:
+        Path(a.out).write_text(
+            to_markdown(json.loads((jdir / "rows.json").read_text()), extra)
+        )
+        return 0
     jdir.mkdir(parents=True, exist_ok=True)
     rows = []
     for lib in a.libraries:

@@ -1,7 +1,7 @@
 """Run array-api-tests on every mutant: ``python -m conformance.mutants.compare_aat AAT_DIR``.
 
 For each mutant, runs the official suite at its default settings (100
-examples) on the test file of the broken function (plus
+examples) on every test file that defines a test of the broken function (plus
 ``test_special_cases.py`` for elementwise functions), selected with ``-k
 <function>``, first on the unmutated array-api-strict and then on the mutant.
 The mutant is caught when a test fails that passes on the base.  Prints one
@@ -65,10 +65,16 @@ def _pytest(aat: Path, module: str, files: list[str], k: str) -> tuple[set[str],
 def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     """Return (caught, seconds, last line of pytest's output) for one mutant."""
     m = MUTANTS[name]
-    files = [m.aat_test.split("::")[0]]
-    if "operators_and_elementwise" in files[0]:
-        files.append("array_api_tests/test_special_cases.py")
     k = m.only.split(".")[-1]
+    # every file of the suite with a test of this function (test_where is in
+    # two files, test_clip among the elementwise functions, ...)
+    files = sorted(
+        str(f.relative_to(aat))
+        for f in (aat / "array_api_tests").glob("test_*.py")
+        if re.search(rf"^def test_{k}\b|^def test_{k}_", f.read_text(), re.MULTILINE)
+    ) or [m.aat_test.split("::")[0]]
+    if "array_api_tests/test_operators_and_elementwise_functions.py" in files:
+        files.append("array_api_tests/test_special_cases.py")
     key = (tuple(files), k)
     if key not in _BASE:
         _BASE[key], _ = _pytest(aat, "array_api_strict", files, k)
