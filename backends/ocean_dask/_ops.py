@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -382,7 +383,11 @@ def _getitem(x: Any, key: Any) -> Any:
         # Note: dask gathers with a dask index array lazily; negative indices
         # count from the end, as in NumPy.
         keys = _expand_ellipsis(keys, x.ndim)
-        return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
+        with warnings.catch_warnings():
+            # dask casts a complex meta array to the index's dtype on the way
+            # (a ComplexWarning about its own empty meta, not about data)
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
     return x[key]
 
 
@@ -508,7 +513,9 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     front = da.moveaxis(x, adv, list(range(len(adv))))
     rest = front.shape[len(adv) :]
     merged = front.reshape((math.prod(dims), *rest), merge_chunks=True)
-    res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
+    with warnings.catch_warnings():  # as in _getitem: dask's meta cast
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
         nb = len(bshape)
