@@ -823,11 +823,17 @@ def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
 
 # --- linear algebra ---------------------------------------------------------
 def _matmul(x1: Any, x2: Any) -> Any:
-    return da.matmul(x1, x2)
+    rt = np.result_type(x1.dtype, x2.dtype)
+    res = da.matmul(x1, x2)
+    return res if res.dtype == rt else res.astype(rt)
 
 
 def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
-    return da.tensordot(x1, x2, axes=axes)
+    # Note: dask sums the blocks' products in the platform integer (int64
+    # for int32 input); the standard's result dtype is the promoted one.
+    rt = np.result_type(x1.dtype, x2.dtype)
+    res = da.tensordot(x1, x2, axes=axes)
+    return res if res.dtype == rt else res.astype(rt)
 
 
 def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
@@ -900,7 +906,20 @@ def _gufunc(
             for d, s in zip(dims, a.shape[a.ndim - len(dims) :], strict=True):
                 known[d] = s
     out_sizes = {d: s for d, s in (sizes or {}).items() if d not in known}
-    result = da.apply_gufunc(
+    with warnings.catch_warnings():  # dask's meta cast (see _getitem)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        result = _apply_gufunc(func, signature, args, dtypes, out_sizes)
+    return tuple(result) if isinstance(result, (tuple, list)) else result
+
+
+def _apply_gufunc(
+    func: Callable[..., Any],
+    signature: str,
+    args: tuple[Any, ...],
+    dtypes: list[Any],
+    out_sizes: dict[str, int],
+) -> Any:
+    return da.apply_gufunc(
         func,
         signature,
         *args,
@@ -909,7 +928,6 @@ def _gufunc(
         allow_rechunk=True,
         vectorize=False,
     )
-    return tuple(result) if isinstance(result, (tuple, list)) else result
 
 
 def _linalg_ops() -> dict[str, Callable[..., Any]]:
