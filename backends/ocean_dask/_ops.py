@@ -783,7 +783,8 @@ def _spread(func: Callable[..., Any]) -> Callable[..., Any]:
             if count - correction <= 0:
                 return _nan_fill(shape, x.dtype)
         if axis == ():
-            return da.zeros_like(x) if not correction else _nan_fill(x.shape, x.dtype)
+            # one element per result: 0 (count - correction > 0 was checked)
+            return da.zeros_like(x.real if x.dtype.kind == "c" else x)
         res = func(x, axis=axis, ddof=correction, keepdims=keepdims)
         return res.astype(x.dtype) if x.dtype.kind != "c" else res
 
