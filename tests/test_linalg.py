@@ -17,6 +17,7 @@ from .helpers import (
     ALL_DTYPES,
     FLOAT_DTYPES,
     INT_DTYPES,
+    LAZY_DEFAULT,
     REAL_FLOAT_DTYPES,
     assert_matches,
     host,
@@ -209,6 +210,8 @@ def test_solve_errors():
         linalg.solve(xp.eye(2, dtype=xp.int64), xp.ones(2, dtype=xp.int64))
     with pytest.raises(TypeError):
         linalg.solve(xp.eye(2), xp.ones(2, dtype=xp.int64))
+    if LAZY_DEFAULT:
+        return  # a lazy device finds a singular matrix when it computes
     with pytest.raises(ValueError):  # singular: LinAlgError is a ValueError
         linalg.solve(xp.zeros((2, 2)), xp.ones(2))
 

@@ -98,7 +98,10 @@ class LazyArray:
         return LazyArray(_getitem(self.arr, unwrap(key)))
 
     def __len__(self) -> int:
-        n = self.shape[0] if self.ndim else None
+        if not self.ndim:
+            msg = "len() of unsized object"  # as NumPy for 0-d arrays
+            raise TypeError(msg)
+        n = self.shape[0]
         if n is None:
             msg = "len() of a lazy array whose first dimension is unknown (None)"
             raise TypeError(msg)

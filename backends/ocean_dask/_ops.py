@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -382,7 +383,11 @@ def _getitem(x: Any, key: Any) -> Any:
         # Note: dask gathers with a dask index array lazily; negative indices
         # count from the end, as in NumPy.
         keys = _expand_ellipsis(keys, x.ndim)
-        return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
+        with warnings.catch_warnings():
+            # dask casts a complex meta array to the index's dtype on the way
+            # (a ComplexWarning about its own empty meta, not about data)
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
     return x[key]
 
 
@@ -508,7 +513,9 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     front = da.moveaxis(x, adv, list(range(len(adv))))
     rest = front.shape[len(adv) :]
     merged = front.reshape((math.prod(dims), *rest), merge_chunks=True)
-    res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
+    with warnings.catch_warnings():  # as in _getitem: dask's meta cast
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
         nb = len(bshape)
@@ -776,7 +783,8 @@ def _spread(func: Callable[..., Any]) -> Callable[..., Any]:
             if count - correction <= 0:
                 return _nan_fill(shape, x.dtype)
         if axis == ():
-            return da.zeros_like(x) if not correction else _nan_fill(x.shape, x.dtype)
+            # one element per result: 0 (count - correction > 0 was checked)
+            return da.zeros_like(x.real if x.dtype.kind == "c" else x)
         res = func(x, axis=axis, ddof=correction, keepdims=keepdims)
         return res.astype(x.dtype) if x.dtype.kind != "c" else res
 
@@ -816,11 +824,17 @@ def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
 
 # --- linear algebra ---------------------------------------------------------
 def _matmul(x1: Any, x2: Any) -> Any:
-    return da.matmul(x1, x2)
+    rt = np.result_type(x1.dtype, x2.dtype)
+    res = da.matmul(x1, x2)
+    return res if res.dtype == rt else res.astype(rt)
 
 
 def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
-    return da.tensordot(x1, x2, axes=axes)
+    # Note: dask sums the blocks' products in the platform integer (int64
+    # for int32 input); the standard's result dtype is the promoted one.
+    rt = np.result_type(x1.dtype, x2.dtype)
+    res = da.tensordot(x1, x2, axes=axes)
+    return res if res.dtype == rt else res.astype(rt)
 
 
 def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
@@ -893,7 +907,20 @@ def _gufunc(
             for d, s in zip(dims, a.shape[a.ndim - len(dims) :], strict=True):
                 known[d] = s
     out_sizes = {d: s for d, s in (sizes or {}).items() if d not in known}
-    result = da.apply_gufunc(
+    with warnings.catch_warnings():  # dask's meta cast (see _getitem)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        result = _apply_gufunc(func, signature, args, dtypes, out_sizes)
+    return tuple(result) if isinstance(result, (tuple, list)) else result
+
+
+def _apply_gufunc(
+    func: Callable[..., Any],
+    signature: str,
+    args: tuple[Any, ...],
+    dtypes: list[Any],
+    out_sizes: dict[str, int],
+) -> Any:
+    return da.apply_gufunc(
         func,
         signature,
         *args,
@@ -902,7 +929,6 @@ def _gufunc(
         allow_rechunk=True,
         vectorize=False,
     )
-    return tuple(result) if isinstance(result, (tuple, list)) else result
 
 
 def _linalg_ops() -> dict[str, Callable[..., Any]]:

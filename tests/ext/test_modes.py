@@ -27,6 +27,14 @@ import ocean_array_api as xp
 import ocean_ext
 from ocean_ext import DomainError, DomainWarning
 
+# With the lazy dask device as the default (the separate whole-suite run),
+# this module tests eager behaviour; the dask tests cover the lazy side
+# (tests/backends/test_dask_backend.py).
+pytestmark = pytest.mark.skipif(
+    xp.__array_namespace_info__().default_device().kind == "dask",
+    reason='compute modes other than "standard" refuse lazy arrays: they need the values',
+)
+
 # Modes other than "standard" refuse lazy (dask) arrays by design: deciding
 # needs the values (tests/backends/test_dask_backend.py checks the error).
 ALL_DEVICES = tuple(
