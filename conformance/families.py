@@ -176,7 +176,7 @@ def _scalar_for(dt: str, kind: str) -> st.SearchStrategy:
 ULP = ("ulp", 4)
 EXACT = ("exact",)
 UNARY = {
-    "abs": ("numeric", EXACT),
+    "abs": ("numeric", ("ulp", 2)),  # complex abs is a hypot: rounding
     "acos": ("floating", ULP),
     "acosh": ("floating", ULP),
     "asin": ("floating", ULP),
@@ -373,11 +373,18 @@ def _binary_features(
     def scalar(kind_el, value_kind="value"):
         @st.composite
         def b(draw, ctx, dt):
-            x = draw(arr(ctx, dt, shapes(ctx), e1 if kind_el != "special" else kind_el))
-            s = draw(_scalar_for(dt, e2 if kind_el != "special" else kind_el))
-            if operator is None and draw(st.booleans()):
-                if name in ("bitwise_left_shift", "bitwise_right_shift", "pow"):
-                    return Call(call_name, (Arr(x, n1), s))
+            first = operator is None and draw(st.booleans())  # the scalar is x1
+            if name in ("bitwise_left_shift", "bitwise_right_shift", "pow"):
+                first = False
+            # The array takes the elements of the operand it stands for: a
+            # reflected operator's array is x2 (the divisor of __rfloordiv__).
+            second = first or operator == "reflected"
+            ea, es = (e2, e1) if second else (e1, e2)
+            if kind_el == "special":
+                ea = es = kind_el
+            x = draw(arr(ctx, dt, shapes(ctx), ea))
+            s = draw(_scalar_for(dt, es))
+            if first:
                 return Call(call_name, (s, Arr(x, n2)))
             return Call(call_name, (Arr(x, n1), s), mutates=(0,) if inplace else ())
 
