@@ -161,6 +161,11 @@ def _assert_same_bits(res: xp.Array, expected: np.ndarray) -> None:
     assert got.shape == expected.shape
     u = _UINT.get(got.dtype.itemsize) if got.dtype.kind == "f" else None
     exp = expected.astype(got.dtype)
+    if u is not None and res.device.kind == "cuda":
+        # Note: the CUDA table makes every NaN the canonical one before it
+        # sorts (CUB's radix sort would put NaNs with the sign bit first), so
+        # there only the order of signed zeros is checked to the bit.
+        exp = np.where(np.isnan(exp), np.nan, exp).astype(got.dtype)
     if u is None:
         np.testing.assert_array_equal(got, exp)
     else:  # -0.0/+0.0 order and NaN payloads count
