@@ -12,7 +12,8 @@ from hypothesis.extra import numpy as hnp
 
 import ocean_array_api as xp
 
-from .helpers import ALL_DTYPES, assert_matches, host, np_dtype
+from .helpers import ALL_DTYPES, COMPLEX_DTYPES, assert_matches, host, np_dtype
+from .test_sorting_functions import _FLOATS, _as_array, _assert_same_bits, _tie_floats
 
 _shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5)
 
@@ -144,3 +145,101 @@ def test_set_functions_keep_device(other_device):
         xp.unique_values(x),
     ):
         assert r.device == other_device
+
+
+# --- the results of a stable sort, to the bit -----------------------------------
+# Which of -0.0 and +0.0 stands for their run, and the NaNs' order and payloads,
+# depend on the sort; ours are those of a stable one: each value is its first
+# occurrence, NaNs (distinct, last) keep input order, and ``indices`` are the
+# first occurrences as the standard asks.
+def _stable_unique(a: np.ndarray):
+    flat = a.reshape(-1)
+    perm = np.argsort(flat, kind="stable")
+    aux = flat[perm]
+    first = np.ones(flat.size, dtype=bool)
+    first[1:] = aux[1:] != aux[:-1]  # NaN != NaN: each NaN its own value
+    starts = np.flatnonzero(first)
+    inverse = np.empty(flat.size, dtype=np.int64)
+    inverse[perm] = np.cumsum(first) - 1
+    counts = np.diff(starts, append=flat.size)
+    return flat[perm[starts]], perm[starts], inverse.reshape(a.shape), counts
+
+
+@given(data=st.data(), shape=_shapes)
+def test_unique_stable_representatives_bit_for_bit(data, shape):
+    kind = data.draw(st.sampled_from(["float16", "float32", "float64", "other"]))
+    if kind == "other":
+        dt = data.draw(
+            st.sampled_from([d for d in ALL_DTYPES if d not in COMPLEX_DTYPES])
+        )
+        a = data.draw(hnp.arrays(np_dtype(dt), shape, elements=_small_values(dt)))
+    else:
+        a = _tie_floats(data, np.dtype(kind), shape)
+    if data.draw(st.booleans(), label="byteswapped") and kind != "float16":
+        a = a.astype(a.dtype.newbyteorder())
+    x = _as_array(a)
+    values, indices, inverse, counts = _stable_unique(a)
+    r = xp.unique_all(x)
+    _assert_same_bits(r.values, values)
+    _assert_same_bits(r.indices, indices)
+    _assert_same_bits(r.inverse_indices, inverse)
+    _assert_same_bits(r.counts, counts)
+    v, c = xp.unique_counts(x)
+    _assert_same_bits(v, values)
+    _assert_same_bits(c, counts)
+    v, i = xp.unique_inverse(x)
+    _assert_same_bits(v, values)
+    _assert_same_bits(i, inverse)
+    _assert_same_bits(xp.unique_values(x), values)
+
+
+@given(data=st.data(), n=st.integers(50, 400))
+def test_unique_long_input_bit_for_bit(data, n):
+    # Long enough for NumPy's SIMD sort, which loses NaN payloads and may flip
+    # the sign of zeros.
+    a = _tie_floats(data, data.draw(st.sampled_from(_FLOATS)), (n,))
+    values, indices, inverse, counts = _stable_unique(a)
+    x = _as_array(a)
+    _assert_same_bits(xp.unique_values(x), values)
+    _assert_same_bits(xp.unique_counts(x).counts, counts)
+    v, i = xp.unique_inverse(x)
+    _assert_same_bits(v, values)
+    _assert_same_bits(i, inverse)
+    r = xp.unique_all(x)
+    _assert_same_bits(r.values, values)
+    _assert_same_bits(r.indices, indices)
+
+
+def test_unique_first_zero_stands_for_both():
+    nan = np.array([0x7FF8000000000003, 0xFFF8000000000001], np.uint64).view(np.float64)
+    a = np.array([1.0, -0.0, nan[1], 0.0, 1.0, nan[0], -0.0])
+    x = xp.asarray(a)
+    values = np.array([-0.0, 1.0, nan[1], nan[0]])
+    _assert_same_bits(xp.unique_values(x), values)
+    r = xp.unique_all(x)
+    _assert_same_bits(r.values, values)
+    _assert_same_bits(r.indices, np.array([1, 0, 2, 5]))
+    _assert_same_bits(r.inverse_indices, np.array([1, 0, 2, 0, 1, 3, 0]))
+    _assert_same_bits(r.counts, np.array([3, 2, 1, 1]))
+    # +0.0 first here
+    _assert_same_bits(
+        xp.unique_inverse(xp.asarray(a[3:])).values, np.array([0.0, 1.0, nan[0]])
+    )
+
+
+@pytest.mark.parametrize("distinct", [3, 500, 1 << 40])
+def test_unique_of_many_wide_integers(distinct):
+    # Few distinct values go by NumPy's hash table, many by a sort; the same
+    # results either way (sorted values, first indices).
+    a = np.random.default_rng(distinct).integers(0, distinct, 20_000)
+    x = xp.asarray(a)
+    values, indices, inverse, counts = _stable_unique(a)
+    _assert_same_bits(xp.unique_values(x), values)
+    _assert_same_bits(
+        xp.unique_values(xp.asarray(a.astype(np.uint64))), values.astype(np.uint64)
+    )
+    r = xp.unique_all(x)
+    _assert_same_bits(r.values, values)
+    _assert_same_bits(r.indices, indices)
+    _assert_same_bits(r.inverse_indices, inverse)
+    _assert_same_bits(r.counts, counts)

@@ -184,22 +184,112 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
     return np.power(x1, x2) if out is None else np.power(x1, x2, out=out)
 
 
+# NumPy's fastest sort per dtype: "stable" is a radix sort (linear time) for
+# bool and 1- and 2-byte integers, several times faster than the default there;
+# for wider integers and for floats the default (a SIMD sort where the CPU has
+# one) is the fastest.
+def _fast_kind(dtype: np.dtype) -> Literal["stable"] | None:
+    return "stable" if dtype.kind in "biu" and dtype.itemsize <= 2 else None
+
+
+def _first_true(rows: ndarray, pred: Callable[[ndarray], ndarray]) -> ndarray:
+    """Per row (last axis) of ``rows``, the first position where ``pred``
+    holds, ``pred`` being false then true along each row (the row length where
+    it never holds): one binary search of all rows at once."""
+    n = rows.shape[-1]
+    lo = np.zeros(rows.shape[:-1], dtype=np.intp)
+    hi = np.full(rows.shape[:-1], n, dtype=np.intp)
+    while (todo := lo < hi).any():
+        mid = (lo + hi) >> 1
+        at = np.take_along_axis(rows, np.minimum(mid, n - 1)[..., None], -1)[..., 0]
+        ok = pred(at) & todo
+        hi = np.where(ok, mid, hi)
+        lo = np.where(todo & ~ok, mid + 1, lo)
+    return lo
+
+
+def _put_back(
+    res: ndarray,
+    src: ndarray,
+    which: ndarray,
+    take: Callable[[ndarray], ndarray],
+    start: ndarray | None,
+) -> None:
+    """In the rows ``which`` of ``res`` (last axis), write the elements of the
+    same rows of ``src`` for which ``take`` holds, in their order in ``src``,
+    at the positions from ``start`` on (``None``: at the end of each row)."""
+    if res.ndim == 2 and res.shape[0] == 1:  # one row (and in ``which``): slices
+        row = src[0]
+        vals = row[take(row)]
+        first = res.shape[1] - vals.size if start is None else int(start[0])
+        res[0, first : first + vals.size] = vals
+        return
+    out, rows = res[which], src[which]
+    keep = take(rows)
+    count = keep.sum(-1, keepdims=True)
+    first = res.shape[-1] - count if start is None else start[which][..., None]
+    cols = np.arange(res.shape[-1])
+    out[(cols >= first) & (cols < first + count)] = rows[keep]
+    res[which] = out
+
+
+def _stable_float_ties(x: ndarray, asc: ndarray, axis: int, descending: bool) -> None:
+    """Give the floats ``asc``, ``x`` sorted ascending along ``axis`` by an
+    unstable sort, the order that a stable sort gives equal elements, in place
+    (``descending``: the order of the descending result, ``asc`` reversed).
+
+    Equal floats that can be told apart are -0.0 and +0.0, and NaNs (sorted
+    last) with different payloads or signs.  NumPy's SIMD sort moreover does
+    not keep them: it writes one canonical NaN for every NaN, and its min/max
+    networks may turn a -0.0 into +0.0 or the reverse where both meet.  So,
+    per row: the run of zeros is found by binary search and, when it holds two
+    zeros or more, written again from the input, in input order; a row that
+    ends in NaN gets its NaNs back from the input likewise.  A row with
+    neither costs O(log n) more than the sort.
+    """
+    if asc.size == 0:
+        return
+    n = asc.shape[axis]
+    last = (asc.ndim - 1,)
+    rows = _moveaxis(asc, (axis,), last)
+    src = _moveaxis(x, (axis,), last)
+    if rows.ndim == 1:  # the common case, by NumPy's own binary search
+        lo = np.searchsorted(rows, 0.0, "left").reshape(1)
+        hi = np.searchsorted(rows, 0.0, "right").reshape(1)
+        rows, src = rows[None], src[None]
+    else:
+        lo = _first_true(rows, lambda v: ~(v < 0))
+        hi = _first_true(rows, lambda v: ~(v <= 0))
+    res = rows[..., ::-1] if descending else rows
+    nans = np.isnan(rows[..., -1])
+    if nans.any():
+        _put_back(res, src, nans, np.isnan, np.zeros_like(lo) if descending else None)
+    zeros = hi - lo > 1
+    if zeros.any():
+        _put_back(res, src, zeros, _is_zero, n - hi if descending else lo)
+
+
+def _is_zero(a: ndarray) -> ndarray:
+    return a == 0
+
+
 def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
-    kind: Literal["stable"] | None = "stable" if stable else None
-    if not descending:
-        out = x.copy() if x.dtype.isnative else _native_order(x)
-        out.sort(axis, kind)
-        return out
-    # Note: NumPy has no descending sort; sorting the reversed input stably and
-    # reversing back keeps equal elements in their original order.
-    rev = _reversed(x, axis)
-    out = rev.copy() if x.dtype.isnative else _native_order(rev)
-    out.sort(axis, kind)
-    return _reversed(out, axis)
+    # Note: NumPy's stable sort (timsort for wide dtypes) is up to several times
+    # slower than its default.  Equal integers and booleans are identical, so
+    # for them any sort is stable; floats take the fastest sort and then have
+    # their equal-but-distinct elements (signed zeros, NaNs) put back in stable
+    # order, which also keeps NaN payloads that the SIMD sort loses.  Both
+    # directions keep equal elements in their original order (descending: the
+    # ascending sort reversed, with those ties restored in the reversed view).
+    out = x.copy() if x.dtype.isnative else _native_order(x)
+    out.sort(axis, _fast_kind(out.dtype))
+    if out.dtype.kind == "f":
+        _stable_float_ties(x, out, axis, descending)
+    return _reversed(out, axis) if descending else out
 
 
 def _argsort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
-    kind: Literal["stable"] | None = "stable" if stable else None
+    kind = "stable" if stable else _fast_kind(x.dtype)
     if not descending:
         return x.argsort(axis, kind)
     n = x.shape[axis]
@@ -240,18 +330,90 @@ def _unique(x: ndarray, index: bool, inverse: bool, counts: bool) -> Any:
     # (scikit-learn's label handling) expect, so always sort.  NaNs stay
     # distinct as the standard requires (equal_nan=False).  NumPy's stubs only
     # type literal `return_*` flags, hence the ignore.
-    res = np.unique(  # type: ignore[call-overload]
-        x.reshape(-1),
-        return_index=index,
-        return_inverse=inverse,
-        return_counts=counts,
-        equal_nan=False,
-    )
+    if x.dtype.kind in "biuf" and x.size:
+        res = _unique_real(x.reshape(-1), index, inverse, counts)
+    else:
+        res = np.unique(  # type: ignore[call-overload]
+            x.reshape(-1),
+            return_index=index,
+            return_inverse=inverse,
+            return_counts=counts,
+            equal_nan=False,
+        )
     if not x.dtype.isnative:  # the unique values keep x's byte order
         if res.__class__ is tuple:
             return (_native_result(res[0]), *res[1:])
         return _native_result(res)
     return res
+
+
+def _few_distinct(flat: ndarray) -> bool:
+    """Whether the wide integers ``flat`` seem to hold few distinct values.
+
+    NumPy's hashing ``unique`` (then a sort of the values found) is about
+    twice as fast as a sort with up to some thousands of distinct values among
+    10**6, and over ten times slower with all distinct.  The crossover (about
+    20,000 distinct in 10**6 uniform ones) leaves under 980 distinct values in
+    an evenly spaced sample of 1024.
+    """
+    if flat.dtype.kind not in "iu" or flat.dtype.itemsize <= 2 or flat.size < 8192:
+        return False
+    sample = flat[:: flat.size // 1024][:1024].copy()
+    sample.sort()
+    return int(np.count_nonzero(sample[1:] != sample[:-1])) < 979
+
+
+def _unique_real(flat: ndarray, index: bool, inverse: bool, counts: bool) -> Any:
+    """``np.unique`` of the non-empty 1-D real ``flat`` (NaNs distinct), by
+    NumPy's fastest sort, with the results of a stable one: each value is its
+    first occurrence (-0.0 or +0.0, whichever comes first), NaNs (last) in
+    input order with their payloads, ``indices`` the first occurrences.
+
+    Note: np.unique sorts unstably (its result for signed zeros and NaN
+    payloads depends on the sort), hashes random wide integers slowly, and
+    takes the stable (merge) sort for ``return_index``.
+    """
+    n = flat.size
+    if not (index or inverse or counts) and _few_distinct(flat):
+        # Note: NumPy's hash table (then a sort of the few values found) wins
+        # by far there; integers only, where it cannot pick representatives.
+        return np.unique(flat, equal_nan=False)
+    if not (index or inverse):
+        aux = _sort(flat, 0, False, True)
+        perm = None
+    else:
+        perm = flat.argsort(kind=_fast_kind(flat.dtype))
+        aux = flat[perm]
+        if flat.dtype.kind == "f" and aux[-1] != aux[-1]:  # NaNs in input order
+            first_nan = np.searchsorted(aux, np.nan, "left")
+            perm[first_nan:].sort()
+            aux[first_nan:] = flat[perm[first_nan:]]
+    mask = np.empty(n, dtype=np.bool_)
+    mask[0] = True
+    np.not_equal(aux[1:], aux[:-1], out=mask[1:])
+    starts = np.flatnonzero(mask)
+    if perm is None:
+        values = aux[starts]
+    elif index:  # every run of equal values: where it first occurs
+        first = np.minimum.reduceat(perm, starts)
+        values = flat[first]
+    else:
+        values = aux[starts]
+        if flat.dtype.kind == "f":  # only a run of zeros can differ (the sign)
+            lo = np.searchsorted(aux, 0.0, "left")
+            hi = np.searchsorted(aux, 0.0, "right")
+            if hi - lo > 1:
+                values[np.searchsorted(starts, lo)] = flat[perm[lo:hi].min()]
+    res = [values]
+    if index:
+        res.append(first)
+    if inverse:
+        inv = np.empty(n, dtype=np.intp)
+        inv[perm] = np.cumsum(mask, dtype=np.intp) - 1
+        res.append(inv)
+    if counts:
+        res.append(np.diff(starts, append=n))
+    return res[0] if len(res) == 1 else tuple(res)
 
 
 def _unique_all(x: ndarray) -> tuple[ndarray, ndarray, ndarray, ndarray]:

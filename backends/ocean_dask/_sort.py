@@ -220,12 +220,23 @@ def _ascending(x: Any, axis: int, want_indices: bool) -> Any:
                 lambda b: np.argsort(b, axis=axis, kind="stable").astype(_INDEX),
                 dtype=_INDEX,
             )
-        return x.map_blocks(
-            lambda b: np.sort(b, axis=axis, kind="stable"), dtype=x.dtype
-        )
+        return _one_chunk_sort(x, axis, False)
     rec = _sorted_records(x, axis, where="argsort()" if want_indices else "sort()")
     out = _field(rec, "i", _INDEX) if want_indices else _field(rec, "k", x.dtype)
     return da.moveaxis(out, -1, axis)
+
+
+def _one_chunk_sort(x: Any, axis: int, descending: bool) -> Any:
+    """Each chunk sorted along ``axis`` (whole in every chunk) by the CPU
+    table's sort: NumPy's fastest sort, with the stable order of equal floats
+    (signed zeros, NaN payloads) restored, and native byte order."""
+    from ocean_cpu import backend as cpu
+
+    func = cpu.ops["sort"]
+    return x.map_blocks(
+        lambda b: func(b, axis, descending, True),
+        dtype=x.dtype.newbyteorder("="),
+    )
 
 
 def _reverse(x: Any, axis: int) -> Any:
@@ -237,6 +248,8 @@ def _reverse(x: Any, axis: int) -> Any:
 def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
     if x.ndim == 0:
         return x.copy()
+    if x.numblocks[axis] == 1:
+        return _one_chunk_sort(x, axis, descending)
     if not descending:
         return _ascending(x, axis, False)
     # Note: as the CPU table, a descending stable sort sorts the reversed

@@ -117,6 +117,34 @@ class FakeCupy:
     def asnumpy(a, stream=None):
         return np.asarray(a).view(np.ndarray).copy()
 
+    @staticmethod
+    def unique(ar, return_index=False, return_inverse=False, return_counts=False, **kw):
+        """As CuPy: grouped after a stable sort, so the first of equal values
+        (-0.0 or +0.0) stands for them.  np.unique sorts unstably (it may
+        pick either zero); the CPU table gives the stable result."""
+        kw.pop("equal_nan", None)
+        flat = np.asarray(ar).reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        res = np.unique(
+            flat[order],
+            return_index=True,
+            return_inverse=return_inverse,
+            return_counts=return_counts,
+            equal_nan=False,
+            **kw,
+        )
+        _, first, *rest = res
+        first = order[first]  # np.unique's first in the sorted copy: stable
+        out = [flat[first]]
+        if return_index:
+            out.append(first)
+        if return_inverse:
+            inv = np.empty(flat.size, dtype=np.intp)
+            inv[order] = rest.pop(0).reshape(-1)
+            out.append(inv)
+        out.extend(rest)
+        return out[0] if len(out) == 1 else tuple(out)
+
 
 fake = FakeCupy()
 

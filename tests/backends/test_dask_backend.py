@@ -266,6 +266,31 @@ def test_argsort_is_stable_over_chunks(chunks, descending):
     np.testing.assert_array_equal(got_sorted, np.take_along_axis(a, want, axis=1))
 
 
+@pytest.mark.parametrize("chunks", [(3, 400), (2, 64), (3, 150)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_keeps_floats_ties_to_the_bit(chunks, descending):
+    # Signed zeros and NaNs with payloads and signs, each in input order (the
+    # stable order), in one chunk along the axis (the CPU table's fast sort
+    # with its fix-up) and over many (the merge network); as on the CPU.
+    rng = np.random.default_rng(chunks[1])
+    bits = np.array(
+        [0, 1 << 63, 0x3FF0000000000000, 0xBFF0000000000000]
+        + [0x7FF8000000000000 | k for k in range(4)]
+        + [0xFFF8000000000000 | k for k in range(2)],
+        dtype=np.uint64,
+    )
+    a = rng.choice(bits, size=(3, 400)).view(np.float64)
+    x = on_dask(a, chunks=chunks)
+    got = values(xp.sort(x, axis=1, descending=descending))
+    want = np.asarray(xp.sort(xp.asarray(a, device=CPU), axis=1, descending=descending))
+    order = np.argsort(a[:, ::-1] if descending else a, axis=1, kind="stable")
+    stable = np.take_along_axis(a[:, ::-1] if descending else a, order, axis=1)
+    if descending:
+        stable = stable[:, ::-1]
+    np.testing.assert_array_equal(want.view(np.uint64), stable.view(np.uint64))
+    np.testing.assert_array_equal(got.view(np.uint64), stable.view(np.uint64))
+
+
 def test_sort_along_the_first_axis_of_a_chunked_matrix():
     rng = np.random.default_rng(1)
     a = rng.standard_normal((50, 4))
