@@ -169,8 +169,11 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
     # sqrt(x1), which gives NaN (and a warning) for -inf and -0.0 for -0.0,
     # where the standard wants +inf and +0.  Patch those two inputs after the
     # call; NumPy's other shortcuts (-1, 0, 1, 2) agree with the standard.
+    t2 = x2.__class__
+    if t2 is int:  # the common x ** 2: no exponent of 0.5 possible
+        return np.power(x1, x2) if out is None else np.power(x1, x2, out=out)
     if (
-        x2 == 0.5 if x2.__class__ is float else np.size(x2) == 1 and np.all(x2 == 0.5)
+        x2 == 0.5 if t2 is float else np.size(x2) == 1 and np.all(x2 == 0.5)
     ) and np.result_type(x1, x2).kind == "f":
         with np.errstate(invalid="ignore"):
             res = np.asarray(np.power(x1, x2))
