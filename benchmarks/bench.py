@@ -58,6 +58,7 @@ import math
 import os
 import platform
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -1068,7 +1069,7 @@ def compute_targets(
     targets.append(
         _target(
             "small_max",
-            "small arrays: largest ratio (O(1) views and asarray excluded)",
+            "small arrays: largest ratio (O(1) views and `asarray` excluded)",
             None if top is None else top[0],
             SMALL_RATIO_MAX,
             "x",
@@ -1076,16 +1077,16 @@ def compute_targets(
         )
     )
     targets.append(
-        worst("setitem_ellipsis", "small arrays: z[...] = y", "setitem_ellipsis",
+        worst("setitem_ellipsis", "small arrays: `z[...] = y`", "setitem_ellipsis",
               SETITEM_MAX, ratio=True)
     )  # fmt: skip
     for name, label in TARGET_VIEWS.items():
         targets.append(
-            worst(f"view_{name}_ns", f"view {label}: time", name, VIEW_NS_MAX,
+            worst(f"view_{name}_ns", f"view `{label}`: time", name, VIEW_NS_MAX,
                   ratio=False)
         )  # fmt: skip
     targets.append(
-        worst("asarray_ndarray_ns", "asarray of a NumPy array: time",
+        worst("asarray_ndarray_ns", "`asarray` of a NumPy array: time",
               "asarray_ndarray", ASARRAY_NS_MAX, ratio=False)
     )  # fmt: skip
     targets.append(
@@ -1103,7 +1104,7 @@ def compute_targets(
             cells = by_name.get(name, {}).get(n)
             r = None if cells is None or lib not in cells else _ratio(cells, lib, base)
             targets.append(
-                _target(f"{name}_{_fmt_size(n)}", f"sort, {_fmt_size(n)} {dt}", r,
+                _target(f"{name}_{_fmt_size(n)}", f"`sort`, {_fmt_size(n)} {dt}", r,
                         SORT_MAX, "x")
             )  # fmt: skip
     imp = None if import_time is None else import_time.get("median_s")
@@ -1114,7 +1115,7 @@ def compute_targets(
             f"NumPy's share {import_time['numpy_median_s']:.3f} s"
         )
     targets.append(
-        _target("import_s", "import ocean_array_api (incl. NumPy)", imp,
+        _target("import_s", "`import ocean_array_api` (NumPy's import included)", imp,
                 IMPORT_S_MAX, "s", detail)
     )  # fmt: skip
     return targets
@@ -1172,8 +1173,8 @@ def _fmt_target_value(t: dict[str, Any]) -> str:
     v = t["value"]
     if v is None:
         return "-"
-    if t["unit"] == "x":
-        return f"{v:.2f}x"
+    if t["unit"] == "x":  # 1.10x must not read as meeting "at most 1.1x"
+        return f"{v:.3f}x"
     if t["unit"] == "ns":
         return f"{v:,.0f} ns"
     return f"{v:.3f} s"
@@ -1520,7 +1521,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = machine_info(libs, device)
         meta.update(
             {
-                "command": " ".join(
+                "command": shlex.join(
                     [
                         "python",
                         "benchmarks/bench.py",
@@ -1576,7 +1577,9 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(json.dumps(payload, indent=1) + "\n")
             print(f"wrote {path}")
         if args.plots:
-            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            here = str(Path(__file__).resolve().parent)
+            if here not in sys.path:
+                sys.path.insert(0, here)
             import plot
 
             for path in plot.write_all(payload, Path(args.plots)):
