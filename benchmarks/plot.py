@@ -252,10 +252,10 @@ def summary_markdown(payload: dict[str, Any]) -> str:
         lines.append(
             f"| load average at the end | {', '.join(f'{x:.2f}' for x in load)} |"
         )
-    lines += [
-        f"| command | `{meta.get('command', '')}` |",
-        "",
-    ]
+    lines.append(f"| command | `{meta.get('command', '')}` |")
+    if meta.get("note"):
+        lines.append(f"| note | {meta['note']} |")
+    lines.append("")
     targets = summary.get("targets") or []
     if targets:
         lines += [
