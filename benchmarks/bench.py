@@ -57,7 +57,10 @@ import json
 import math
 import os
 import platform
+import re
+import shlex
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -95,6 +98,7 @@ class Library:
     from_numpy: Callable[[np.ndarray], Any]
     sync: Callable[[], None] = lambda: None
     version: str = ""
+    device: str = "cpu"
 
 
 class Unavailable(Exception):
@@ -115,6 +119,21 @@ def _strict_library(device: str) -> Library:
     except ImportError as exc:
         raise Unavailable(f"array-api-strict is not installed ({exc})") from None
     return Library("strict", "array-api-strict", xp, xp.asarray, version=xp.__version__)
+
+
+def _compat_library(device: str) -> Library:
+    if device != "cpu":
+        raise Unavailable("array_api_compat.numpy runs on the CPU only")
+    try:
+        import array_api_compat
+        import array_api_compat.numpy as xp
+    except ImportError as exc:
+        raise Unavailable(f"array-api-compat is not installed ({exc})") from None
+    # Its arrays are NumPy's own ndarrays: only the functions are wrapped.
+    return Library(
+        "compat", "array_api_compat.numpy", xp, np.asarray,
+        version=array_api_compat.__version__,
+    )  # fmt: skip
 
 
 def _ocean_library(device: str) -> Library:
@@ -141,7 +160,7 @@ def _ocean_library(device: str) -> Library:
         ver = version("ocean-array-api")
     except Exception:
         ver = "(source)"
-    return Library("ocean", "ocean_array_api", xp, from_numpy, sync, ver)
+    return Library("ocean", "ocean_array_api", xp, from_numpy, sync, ver, device)
 
 
 # With --simulate-cuda: the test suite's simulated CuPy (tests/simcupy.py).
@@ -187,13 +206,14 @@ def _cupy_library(device: str) -> Library:
             return cp.asarray(a)
 
     version = getattr(cp, "__version__", "(simulated)")
-    return Library("cupy", "CuPy", cp, from_numpy, stream.synchronize, version)
+    return Library("cupy", "CuPy", cp, from_numpy, stream.synchronize, version, device)
 
 
 # key -> factory(device) -> Library.  The first library of a run is the baseline.
 LIBRARIES: dict[str, Callable[[str], Library]] = {
     "numpy": _numpy_library,
     "strict": _strict_library,
+    "compat": _compat_library,
     "ocean": _ocean_library,
     "cupy": _cupy_library,
 }
@@ -202,7 +222,7 @@ LIBRARIES: dict[str, Callable[[str], Library]] = {
 def libraries_for(device: str) -> tuple[str, ...]:
     """Library keys compared on ``device``, baseline first."""
     if device == "cpu":
-        return ("numpy", "strict", "ocean")
+        return ("numpy", "strict", "compat", "ocean")
     return ("cupy", "ocean")
 
 
@@ -234,6 +254,18 @@ class Inputs:
     def y(self) -> np.ndarray:
         """Another float64 in [0, 1), shape (n,)."""
         return self._get("y", lambda: self._rng.random(self.n))
+
+    @property
+    def a(self) -> np.ndarray:
+        """x as a 2-d array of shape (r, n // r), r the largest divisor of n
+        that is at most isqrt(n) (8: 2 x 4, 1000: 25 x 40, 1e7: 2500 x 4000)."""
+        r = next(d for d in range(math.isqrt(self.n), 0, -1) if self.n % d == 0)
+        return self._get("a", lambda: self.x.reshape(r, self.n // r))
+
+    @property
+    def i(self) -> np.ndarray:
+        """int64, uniform over (-2**62, 2**62), shape (n,)."""
+        return self._get("i", lambda: self._rng.integers(-(2**62), 2**62, self.n))
 
     @property
     def idx(self) -> np.ndarray:
@@ -278,6 +310,12 @@ class Case:
     # an ocean_ext feature (byte-swapped data, index objects, complex32): its
     # ratios are summarised apart from the standard operations' targets
     ext: bool = False
+    # the operation group of issue 16's list (TARGET_GROUPS), or "other" /
+    # "ext": only the groups of the list count in the targets
+    group: str = "other"
+    # an O(1) view (slicing, reshape, .mT): absolute-time targets, and out of
+    # the "no small operation above 2x" check
+    view: bool = False
 
     def is_constant_time(self, n: int, device: str) -> bool:
         ct = self.constant_time
@@ -294,6 +332,8 @@ def case(
     libraries: Iterable[str] | None = None,
     constant_time: bool | Callable[[int, str], bool] = False,
     ext: bool = False,
+    group: str | None = None,
+    view: bool = False,
 ) -> Callable[[Setup], Setup]:
     """Register a benchmark case (see the module docstring)."""
 
@@ -301,135 +341,204 @@ def case(
         if name in CASES:
             raise ValueError(f"benchmark case {name!r} registered twice")
         libs = tuple(libraries) if libraries is not None else None
-        CASES[name] = Case(name, setup, doc, libs, constant_time, ext)
+        grp = group if group is not None else ("ext" if ext else "other")
+        CASES[name] = Case(name, setup, doc, libs, constant_time, ext, grp, view)
         return setup
 
     return register
 
 
-def _unary_call(func: str, **kwargs: Any) -> Setup:
-    extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+# The cases of issue 16's list, by group (``Case.group``): every group but
+# "other" counts in the targets' geometric means.  Operands: ``x``, ``y``
+# float64 of n elements, ``a`` the same data as a 2-d array, ``i`` int64.
+TARGET_GROUPS = (
+    "arithmetic",
+    "scalar",
+    "comparison",
+    "reduction",
+    "slicing",
+    "view",
+    "indexing",
+    "setitem",
+    "concat",
+    "where",
+    "astype",
+    "asarray",
+    "sort",
+)
+
+
+def _on_cpu(n: int, device: str) -> bool:
+    return device == "cpu"
+
+
+def _stmt_case(
+    name: str,
+    stmt: str,
+    group: str,
+    *,
+    doc: str = "",
+    func: str | None = None,
+    view: bool = False,
+    **kwargs: Any,
+) -> None:
+    """A case whose statement uses some of the operands x, y, a, i, m (mask),
+    idx (int64 indices) and f (``xp.<func>``); ``z`` is a fresh copy of x that
+    the statement may write into, ``v`` the first 8 elements of y."""
 
     def setup(lib: Library, n: int, inp: Inputs) -> Timed:
-        return Timed(f"f(x{extra})", f=getattr(lib.xp, func), x=lib.from_numpy(inp.x))
+        names: dict[str, Any] = {}
+        operands = {
+            "x": lambda: inp.x,
+            "y": lambda: inp.y,
+            "a": lambda: inp.a,
+            "i": lambda: inp.i,
+            "m": lambda: inp.mask,
+            "idx": lambda: inp.idx,
+            "z": lambda: inp.x.copy(),
+            "v": lambda: inp.y[:8].copy(),
+        }
+        words = set(re.findall(r"[A-Za-z_]\w*", stmt))
+        for key, make in operands.items():
+            if key in words:
+                names[key] = lib.from_numpy(make())
+        if func is not None:
+            names["f"] = getattr(lib.xp, func)
+        if "xp" in words:
+            names["xp"] = lib.xp
+        return Timed(stmt, **names)
 
-    return setup
-
-
-def _binary_call(func: str) -> Setup:
-    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
-        f = getattr(lib.xp, func)
-        return Timed("f(x, y)", f=f, x=lib.from_numpy(inp.x), y=lib.from_numpy(inp.y))
-
-    return setup
-
-
-case("add", doc="xp.add(x, y)")(_binary_call("add"))
-
-
-@case("mul_scalar", doc="x * 2.5")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    return Timed("x * 2.5", x=lib.from_numpy(inp.x))
-
-
-case("exp", doc="xp.exp(x)")(_unary_call("exp"))
-case("sum", doc="xp.sum(x)")(_unary_call("sum"))
-case("mean", doc="xp.mean(x)")(_unary_call("mean"))
-
-
-@case("matmul", doc="xp.matmul(a, b), a and b of shape (isqrt(n), isqrt(n))")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    side = max(1, math.isqrt(n))
-    if side > MATMUL_MAX_SIDE:
-        raise NotApplicable(f"skipped: {side}x{side} exceeds the {MATMUL_MAX_SIDE} cap")
-    a = inp.square(side)
-    return Timed("f(a, b)", f=lib.xp.matmul, a=lib.from_numpy(a), b=lib.from_numpy(a.T))
+    if view:
+        kwargs.setdefault("constant_time", True)
+    case(
+        name,
+        doc=doc or stmt.replace("f(", f"xp.{func}("),
+        group=group,
+        view=view,
+        **kwargs,
+    )(setup)
 
 
-@case("slice", doc="x[1:-1]", constant_time=True)
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    return Timed("x[1:-1]", x=lib.from_numpy(inp.x))
+# arithmetic, on two arrays
+_stmt_case("add", "x + y", "arithmetic")
+_stmt_case("subtract", "x - y", "arithmetic")
+_stmt_case("multiply", "x * y", "arithmetic")
+_stmt_case("divide", "x / y", "arithmetic")
+_stmt_case("square", "x ** 2", "arithmetic", doc="x ** 2 (a Python int exponent)")
+_stmt_case("add_func", "f(x, y)", "arithmetic", func="add")
+# a Python scalar operand
+_stmt_case("sub_scalar", "x - 1.0", "scalar")
+_stmt_case("mul_scalar", "x * 2.5", "scalar")
+_stmt_case("rtruediv_scalar", "1.0 / x", "scalar")
+_stmt_case("int_add_scalar", "i + 1", "scalar", doc="i + 1, i int64")
+# comparisons
+_stmt_case("less", "x < y", "comparison")
+_stmt_case("equal_scalar", "x == 1.0", "comparison")
+_stmt_case("greater_equal_scalar", "x >= 0.5", "comparison")
+# reductions, over everything and along an axis of the 2-d a
+_stmt_case("sum", "f(x)", "reduction", func="sum")
+_stmt_case("mean", "f(x)", "reduction", func="mean")
+_stmt_case("max", "f(x)", "reduction", func="max")
+_stmt_case("std", "f(x)", "reduction", func="std")
+_stmt_case("sum_axis0", "f(a, axis=0)", "reduction", func="sum")
+_stmt_case("sum_axis1", "f(a, axis=1)", "reduction", func="sum")
+_stmt_case("mean_axis1", "f(a, axis=1)", "reduction", func="mean")
+_stmt_case("max_axis0", "f(a, axis=0)", "reduction", func="max")
+_stmt_case("std_axis1", "f(a, axis=1)", "reduction", func="std")
+# slicing: basic indexing, O(1) views
+_stmt_case("slice", "x[2:-2]", "slicing", view=True)
+_stmt_case("slice_step", "x[::2]", "slicing", view=True)
+_stmt_case("index_0", "x[0]", "slicing", view=True, doc="x[0] (NumPy: a scalar)")
+_stmt_case("slice_2d", "a[1:, :-1]", "slicing", view=True)
+# other views
+_stmt_case("mT", "a.mT", "view", view=True)
+_stmt_case("permute_dims", "f(a, (1, 0))", "view", func="permute_dims", view=True)
 
 
-@case("take", doc="xp.take(x, idx, axis=0), n int64 indices")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    x, idx = lib.from_numpy(inp.x), lib.from_numpy(inp.idx)
-    return Timed("f(x, idx, axis=0)", f=lib.xp.take, x=x, idx=idx)
-
-
-@case("index_int", doc="x[idx], idx an int64 array of n indices")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    return Timed("x[idx]", x=lib.from_numpy(inp.x), idx=lib.from_numpy(inp.idx))
-
-
-@case("index_bool", doc="x[mask], mask a bool array (about half True)")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    return Timed("x[m]", x=lib.from_numpy(inp.x), m=lib.from_numpy(inp.mask))
-
-
-@case("setitem_slice", doc="x[1:-1] = v, v an array of n - 2 elements")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    x = lib.from_numpy(inp.x.copy())
-    return Timed("x[1:-1] = v", x=x, v=lib.from_numpy(inp.y[1:-1].copy()))
-
-
-@case("setitem_int", doc="x[idx] = v, idx an int64 array, v an array of n elements")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    x = lib.from_numpy(inp.x.copy())
-    return Timed(
-        "x[idx] = v", x=x, idx=lib.from_numpy(inp.idx), v=lib.from_numpy(inp.y)
-    )
-
-
-@case("reshape", doc="xp.reshape(x, (2, n // 2))", constant_time=True)
+@case(
+    "reshape",
+    doc="xp.reshape(x, (2, n // 2))",
+    group="view",
+    view=True,
+    constant_time=True,
+)
 def _(lib: Library, n: int, inp: Inputs) -> Timed:
     if n % 2:
         raise NotApplicable("needs an even size")
     return Timed("f(x, s)", f=lib.xp.reshape, x=lib.from_numpy(inp.x), s=(2, n // 2))
 
 
-@case("astype", doc="xp.astype(x, float32)")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    xp = lib.xp
-    return Timed("f(x, t)", f=xp.astype, x=lib.from_numpy(inp.x), t=xp.float32)
-
-
-@case("sort", doc="xp.sort(x, stable=True) (the standard's default)")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    x = lib.from_numpy(inp.x)
-    if lib.key == "cupy":  # CuPy's sort is always stable and has no `stable`
-        return Timed("f(x)", f=lib.xp.sort, x=x)
-    return Timed("f(x, stable=True)", f=lib.xp.sort, x=x)
-
-
-@case("concat", doc="xp.concat([x, y])")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    x, y = lib.from_numpy(inp.x), lib.from_numpy(inp.y)
-    return Timed("f([x, y])", f=lib.xp.concat, x=x, y=y)
-
-
-@case("where", doc="xp.where(mask, x, y)")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    c, x, y = (lib.from_numpy(a) for a in (inp.mask, inp.x, inp.y))
-    return Timed("f(c, x, y)", f=lib.xp.where, c=c, x=x, y=y)
-
-
-case("argmax", doc="xp.argmax(x)")(_unary_call("argmax"))
-
-
-@case("less", doc="x < y")
-def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    return Timed("x < y", x=lib.from_numpy(inp.x), y=lib.from_numpy(inp.y))
+# integer-array and mask indexing
+_stmt_case("index_int", "x[idx]", "indexing", doc="x[idx], idx n int64 indices")
+_stmt_case("index_bool", "x[m]", "indexing", doc="x[m], m a bool mask (half True)")
+# assignment
+_stmt_case(
+    "setitem_ellipsis", "z[...] = y", "setitem", doc="z[...] = y, y of n elements"
+)
+# O(1) in n (it writes 8 elements): out of the large-array geometric mean
+_stmt_case(
+    "setitem_slice8",
+    "z[0:8] = v",
+    "setitem",
+    doc="z[0:8] = v, v of 8 elements",
+    constant_time=True,
+)
+_stmt_case("setitem_mask", "z[m] = 1.0", "setitem", doc="z[m] = 1.0, m half True")
+_stmt_case(
+    "setitem_int", "z[idx] = y", "setitem", doc="z[idx] = y, idx n int64 indices"
+)
+# concat, where, astype
+_stmt_case("concat", "f([x, y])", "concat", func="concat")
+_stmt_case("concat_axis1", "f([a, a], axis=1)", "concat", func="concat")
+_stmt_case("where", "f(m, x, y)", "where", func="where")
+_stmt_case("where_scalar", "f(m, x, 0.0)", "where", func="where")
+_stmt_case("astype_f32", "f(x, xp.float32)", "astype", func="astype")
+_stmt_case("astype_i64_f64", "f(i, xp.float64)", "astype", func="astype")
 
 
 @case(
-    "asarray",
-    doc="xp.asarray(obj): a Python list below 100,000 elements, else a NumPy array",
-    # From a NumPy array on the CPU nothing is copied.
-    constant_time=lambda n, device: n >= SMALL_LIMIT and device == "cpu",
+    "asarray_ndarray",
+    doc="xp.asarray(b), b a NumPy float64 array (no copy on the CPU)",
+    group="asarray",
+    constant_time=_on_cpu,
 )
 def _(lib: Library, n: int, inp: Inputs) -> Timed:
-    obj: Any = inp.x.tolist() if n < SMALL_LIMIT else inp.x
+    if lib.device != "cpu" and lib.key == "ocean":
+        return Timed("f(b)", f=lib.from_numpy, b=inp.x)
+    return Timed("f(b)", f=lib.xp.asarray, b=inp.x)
+
+
+# sort: each library's default, which for NumPy is kind="quicksort"
+# (introsort, not stable) and for the standard stable=True: the issue's yardstick.
+_stmt_case("sort_f64", "f(x)", "sort", func="sort", doc="xp.sort(x), float64, default")
+_stmt_case("sort_i64", "f(i)", "sort", func="sort", doc="xp.sort(i), int64, default")
+
+# everyday operations outside the issue's list (not in the targets)
+_stmt_case("exp", "f(x)", "other", func="exp")
+_stmt_case("argmax", "f(x)", "other", func="argmax")
+_stmt_case("take", "f(x, idx, axis=0)", "other", func="take")
+
+
+@case("matmul", doc="xp.matmul(s, s.T), s of shape (isqrt(n), isqrt(n))", group="other")
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    side = max(1, math.isqrt(n))
+    if side > MATMUL_MAX_SIDE:
+        raise NotApplicable(f"skipped: {side}x{side} exceeds the {MATMUL_MAX_SIDE} cap")
+    s = inp.square(side)
+    return Timed("f(s, t)", f=lib.xp.matmul, s=lib.from_numpy(s), t=lib.from_numpy(s.T))
+
+
+@case(
+    "asarray_list",
+    doc="xp.asarray(obj), obj a Python list of n floats (n < 100,000)",
+    group="other",
+)
+def _(lib: Library, n: int, inp: Inputs) -> Timed:
+    if n >= SMALL_LIMIT:
+        raise NotApplicable("small sizes only")
+    obj = inp._get("list", inp.x.tolist)
+    if lib.device != "cpu" and lib.key == "ocean":
+        return Timed("f(obj)", f=lib.from_numpy, obj=obj)
     return Timed("f(obj)", f=lib.xp.asarray, obj=obj)
 
 
@@ -609,6 +718,39 @@ _c32_case("c32_add", "x + y: complex32 (ocean) vs complex64 (NumPy)", "x + y")
 _c32_case("c32_abs", "xp.abs(x): complex32 -> float16 vs complex64", "f(x)", "abs")
 _c32_case("c32_sum", "xp.sum(x): complex32 vs complex64", "f(x)", "sum")
 _c32_case("c32_exp", "xp.exp(x): complex32 vs complex64", "f(x)", "exp")
+
+
+# --- cases: float16 (ocean_ext, issue 5) -----------------------------------------
+# ocean_ext.float16 against NumPy's (or CuPy's) own float16 on the same values,
+# the baseline; array-api-strict has no float16 (n/a).
+def _f16_operand(lib: Library, inp: Inputs, name: str) -> Any:
+    h = inp._get(f"f16_{name}", lambda: getattr(inp, name).astype(np.float16))
+    if lib.key in ("numpy", "cupy"):
+        return lib.from_numpy(h)
+    if lib.key != "ocean":
+        raise NotApplicable("float16 is an ocean_ext dtype")
+    import ocean_ext
+
+    device = lib.from_numpy(inp.x[:1]).device
+    return lib.xp.asarray(h, dtype=ocean_ext.float16, device=device)
+
+
+def _f16_case(name: str, doc: str, stmt: str, func: str | None = None) -> None:
+    def setup(lib: Library, n: int, inp: Inputs) -> Timed:
+        names: dict[str, Any] = {"x": _f16_operand(lib, inp, "x")}
+        if "y" in stmt:
+            names["y"] = _f16_operand(lib, inp, "y")
+        if func is not None:
+            names["f"] = getattr(lib.xp, func)
+        return Timed(stmt, **names)
+
+    case(name, doc=doc, libraries=("numpy", "strict", "cupy", "ocean"), ext=True)(setup)
+
+
+_f16_case("f16_add", "x + y: float16 (ocean_ext) vs NumPy's float16", "x + y")
+_f16_case("f16_multiply", "x * y: float16 (ocean_ext) vs NumPy's float16", "x * y")
+_f16_case("f16_exp", "xp.exp(x): float16 vs NumPy's float16", "f(x)", "exp")
+_f16_case("f16_sum", "xp.sum(x): float16 vs NumPy's float16", "f(x)", "sum")
 
 # --- cases: sparse COO (ocean_ext.sparse, issue 6) -----------------------------------
 # Their baselines are SciPy's sparse formats and pydata/sparse, not NumPy, and
@@ -839,8 +981,159 @@ def print_table(
             print(f"[{ref}] {detail} ({', '.join(who[detail])})")
 
 
+# Issue 16's targets for ocean_array_api against the baseline (NumPy on the
+# CPU, CuPy on a GPU).  The limits are the issue's; nothing asserts on them.
+SMALL_GEOMEAN_MAX = 1.25  # geometric mean over the list, small arrays
+SMALL_RATIO_MAX = 2.0  # any operation of the list but the O(1) ones, small arrays
+SETITEM_MAX = 1.5  # z[...] = y, small arrays
+VIEW_NS_MAX = 150.0  # x[2:-2], reshape, .mT
+ASARRAY_NS_MAX = 300.0  # asarray of a NumPy array
+LARGE_GEOMEAN_MAX = 1.01
+SORT_MAX = 1.1  # sort of 1e6 and 1e7 int64 and float64, vs np.sort's default
+IMPORT_S_MAX = 0.1
+TARGET_VIEWS = {"slice": "x[2:-2]", "reshape": "reshape", "mT": ".mT"}
+SORT_SIZES = (1_000_000, 10_000_000)
+
+
+def _target(
+    key: str,
+    label: str,
+    value: float | None,
+    limit: float,
+    unit: str,
+    detail: str = "",
+) -> dict[str, Any]:
+    return {
+        "key": key,
+        "label": label,
+        "value": value,
+        "limit": limit,
+        "unit": unit,
+        "pass": None if value is None else bool(value <= limit),
+        "detail": detail,
+    }
+
+
+def _counts_in_targets(c: Case) -> bool:
+    return not c.ext and c.group in TARGET_GROUPS
+
+
+def compute_targets(
+    results: list[tuple[Case, int, dict[str, Cell]]],
+    base: str,
+    device: str,
+    import_time: dict[str, Any] | None,
+    lib: str = "ocean",
+) -> list[dict[str, Any]]:
+    """The issue's targets for ``lib`` against ``base`` (value None: not measured)."""
+    small: list[tuple[float, Case, int]] = []
+    large: list[float] = []
+    by_name: dict[str, dict[int, dict[str, Cell]]] = {}
+    for c, n, cells in results:
+        by_name.setdefault(c.name, {})[n] = cells
+        if lib not in cells or not _counts_in_targets(c):
+            continue
+        r = _ratio(cells, lib, base)
+        if r is None:
+            continue
+        if n < SMALL_LIMIT:
+            small.append((r, c, n))
+        elif not c.is_constant_time(n, device):
+            large.append(r)
+
+    def small_values(name: str, ratio: bool) -> list[tuple[int, float]]:
+        out = []
+        for n, cells in sorted(by_name.get(name, {}).items()):
+            if n >= SMALL_LIMIT or lib not in cells:
+                continue
+            v = _ratio(cells, lib, base) if ratio else cells[lib].value_ns
+            if v is not None:
+                out.append((n, v))
+        return out
+
+    def worst(
+        key: str, label: str, name: str, limit: float, ratio: bool
+    ) -> dict[str, Any]:
+        vals = small_values(name, ratio)
+        unit = "x" if ratio else "ns"
+        fmt = "{:.2f}x" if ratio else "{:,.0f} ns"
+        detail = ", ".join(f"{_fmt_size(n)}: {fmt.format(v)}" for n, v in vals)
+        value = max((v for _, v in vals), default=None)
+        return _target(key, label, value, limit, unit, detail)
+
+    targets = [
+        _target(
+            "small_geomean",
+            "small arrays: geometric mean of the ratios over the list",
+            _geomean([r for r, _, _ in small]),
+            SMALL_GEOMEAN_MAX,
+            "x",
+            f"{len(small)} cells",
+        )
+    ]
+    # the O(1) cases with absolute targets are judged by those instead
+    movable = [(r, c, n) for r, c, n in small if not (c.view or c.group == "asarray")]
+    top = max(movable, key=lambda t: t[0], default=None)
+    targets.append(
+        _target(
+            "small_max",
+            "small arrays: largest ratio (O(1) views and `asarray` excluded)",
+            None if top is None else top[0],
+            SMALL_RATIO_MAX,
+            "x",
+            "" if top is None else f"{top[1].name} at {_fmt_size(top[2])}",
+        )
+    )
+    targets.append(
+        worst("setitem_ellipsis", "small arrays: `z[...] = y`", "setitem_ellipsis",
+              SETITEM_MAX, ratio=True)
+    )  # fmt: skip
+    for name, label in TARGET_VIEWS.items():
+        targets.append(
+            worst(f"view_{name}_ns", f"view `{label}`: time", name, VIEW_NS_MAX,
+                  ratio=False)
+        )  # fmt: skip
+    targets.append(
+        worst("asarray_ndarray_ns", "`asarray` of a NumPy array: time",
+              "asarray_ndarray", ASARRAY_NS_MAX, ratio=False)
+    )  # fmt: skip
+    targets.append(
+        _target(
+            "large_geomean",
+            "large arrays: geometric mean of the ratios over the list (O(1) ops excluded)",
+            _geomean(large),
+            LARGE_GEOMEAN_MAX,
+            "x",
+            f"{len(large)} cells",
+        )
+    )
+    for name, dt in (("sort_i64", "int64"), ("sort_f64", "float64")):
+        for n in SORT_SIZES:
+            cells = by_name.get(name, {}).get(n)
+            r = None if cells is None or lib not in cells else _ratio(cells, lib, base)
+            targets.append(
+                _target(f"{name}_{_fmt_size(n)}", f"`sort`, {_fmt_size(n)} {dt}", r,
+                        SORT_MAX, "x")
+            )  # fmt: skip
+    imp = None if import_time is None else import_time.get("median_s")
+    detail = ""
+    if import_time and import_time.get("numpy_median_s") is not None:
+        detail = (
+            f"median of {len(import_time['runs_s'])} fresh interpreters; "
+            f"NumPy's share {import_time['numpy_median_s']:.3f} s"
+        )
+    targets.append(
+        _target("import_s", "`import ocean_array_api` (NumPy's import included)", imp,
+                IMPORT_S_MAX, "s", detail)
+    )  # fmt: skip
+    return targets
+
+
 def summarize(
-    results: list[tuple[Case, int, dict[str, Cell]]], libs: list[Library], device: str
+    results: list[tuple[Case, int, dict[str, Cell]]],
+    libs: list[Library],
+    device: str,
+    import_time: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     base = libs[0]
     stat = results[0][2][base.key].stat if results else "median"
@@ -849,10 +1142,11 @@ def summarize(
         "stat": stat,
         "geomean": {},
         "views_ns": {},
+        "import_time": import_time,
     }
     for lib in libs[1:]:
         groups: dict[str, list[float]] = {
-            "small": [], "large": [], "large_all": [], "ext": []
+            "small": [], "large": [], "large_all": [], "other": [], "ext": []
         }  # fmt: skip
         for c, n, cells in results:
             r = _ratio(cells, lib.key, base.key)
@@ -860,6 +1154,8 @@ def summarize(
                 continue
             if c.ext:
                 groups["ext"].append(r)
+            elif not _counts_in_targets(c):
+                groups["other"].append(r)
             elif n < SMALL_LIMIT:
                 groups["small"].append(r)
             else:
@@ -870,11 +1166,39 @@ def summarize(
             g: {"ratio": _geomean(v), "count": len(v)} for g, v in groups.items()
         }
     for c, n, cells in results:
-        if c.name in ("slice", "reshape"):
+        if c.view:
             summary["views_ns"].setdefault(c.name, {})[str(n)] = {
                 lib.key: cells[lib.key].value_ns for lib in libs
             }
+    if any(lib.key == "ocean" for lib in libs[1:]):
+        summary["targets"] = compute_targets(
+            results, base.key, device, import_time, "ocean"
+        )
     return summary
+
+
+def _fmt_target_value(t: dict[str, Any]) -> str:
+    v = t["value"]
+    if v is None:
+        return "-"
+    if t["unit"] == "x":  # 1.10x must not read as meeting "at most 1.1x"
+        return f"{v:.3f}x"
+    if t["unit"] == "ns":
+        return f"{v:,.0f} ns"
+    return f"{v:.3f} s"
+
+
+def _fmt_target_limit(t: dict[str, Any]) -> str:
+    lim = t["limit"]
+    if t["unit"] == "x":
+        return f"<= {lim:g}x"
+    if t["unit"] == "ns":
+        return f"< {lim:g} ns"
+    return f"< {lim:g} s"
+
+
+def _verdict(t: dict[str, Any]) -> str:
+    return {True: "PASS", False: "FAIL", None: "n/a"}[t["pass"]]
 
 
 def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
@@ -889,16 +1213,19 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
             return "-" if r is None else f"{r:.2f}x over {g[group]['count']} cells"
 
         print(
-            f"  {lib.label + ' / ' + base.label:<36} small (n < {SMALL_LIMIT:,}): {show('small')}"
+            f"  {lib.label + ' / ' + base.label:<36} issue 16's list, small "
+            f"(n < {SMALL_LIMIT:,}): {show('small')}"
         )
         print(
-            f"  {'':<36} large (n >= {SMALL_LIMIT:,}), O(n) ops: {show('large')}; "
-            f"all ops incl. O(1) views: {show('large_all')}"
+            f"  {'':<36} issue 16's list, large, O(n) ops: {show('large')}; "
+            f"incl. O(1) views: {show('large_all')}"
         )
+        if g["other"]["count"]:
+            print(f"  {'':<36} other operations (all sizes): {show('other')}")
         if g["ext"]["count"]:
             print(
                 f"  {'':<36} ocean_ext cases (byte order, index objects, "
-                f"complex32; not in the above): {show('ext')}"
+                f"complex32, float16; not in the above): {show('ext')}"
             )
     if summary["views_ns"]:
         print(f"Views (absolute {summary['stat']} times):")
@@ -909,7 +1236,120 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
                     f"{lib.key} {_fmt_ns(per_lib[lib.key])}" for lib in libs
                 )
                 parts.append(f"{_fmt_size(int(size))}: {vals}")
-            print(f"  {name:<8} " + " | ".join(parts))
+            print(f"  {name:<12} " + " | ".join(parts))
+    targets = summary.get("targets")
+    if targets:
+        print()
+        print(
+            f"Issue 16's targets, ocean_array_api against {base.label} "
+            f"({summary['stat']}s; n/a: not measured in this run):"
+        )
+        width = max(len(t["label"]) for t in targets)
+        for t in targets:
+            line = (
+                f"  {_verdict(t):<4}  {t['label']:<{width}}  "
+                f"{_fmt_target_value(t):>9}  (target {_fmt_target_limit(t)})"
+            )
+            if t["detail"]:
+                line += f"  [{t['detail']}]"
+            print(line)
+
+
+# --- import time and machine ---------------------------------------------------------
+def measure_import_time(runs: int) -> dict[str, Any] | None:
+    """Median time of ``import ocean_array_api`` over ``runs`` fresh
+    interpreters, as ``python -X importtime`` reports it (cumulative, so
+    NumPy's import is included when ocean_array_api is what imports it)."""
+    if runs <= 0:
+        return None
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    totals: list[float] = []
+    numpy_totals: list[float] = []
+    for k in range(runs + 1):  # the first run warms the file cache: not counted
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import ocean_array_api"],
+            env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            print(f"bench.py: import ocean_array_api failed: {proc.stderr[-300:]}")
+            return None
+        found: dict[str, float] = {}
+        for line in proc.stderr.splitlines():
+            if not line.startswith("import time:"):
+                continue
+            parts = line[len("import time:") :].split("|")
+            if len(parts) != 3 or not parts[1].strip().isdigit():
+                continue
+            name = parts[2].strip()
+            if name in ("ocean_array_api", "numpy"):
+                found[name] = int(parts[1]) / 1e6
+        if "ocean_array_api" not in found:
+            return None
+        if k == 0:
+            continue
+        totals.append(found["ocean_array_api"])
+        if "numpy" in found:
+            numpy_totals.append(found["numpy"])
+    return {
+        "median_s": statistics.median(totals),
+        "runs_s": totals,
+        "numpy_median_s": statistics.median(numpy_totals) if numpy_totals else None,
+        "method": "python -X importtime -c 'import ocean_array_api', cumulative",
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=_ROOT, capture_output=True, text=True, check=False, timeout=10,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def machine_info(libs: list[Library], device: str) -> dict[str, Any]:
+    """Where and with what the figures were taken (the JSON's ``meta``)."""
+    import datetime
+    import importlib
+
+    try:
+        obj = importlib.import_module("ocean_array_api._array_object")
+        fastpath = getattr(obj, "_FASTPATH", None)
+    except ImportError:
+        fastpath = None
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC"
+        ),
+        "cpu": _cpu_model(),
+        "cpus": os.cpu_count(),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "device": device,
+        "numpy": np.__version__,
+        "libraries": {lib.key: lib.version for lib in libs},
+        "labels": {lib.key: lib.label for lib in libs},
+        "git_commit": _git_commit(),
+        # the compiled fast path of Array's operators and indexing (None: this
+        # version has no such switch)
+        "fastpath": None if fastpath is None else bool(fastpath),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
 
 
 # --- command line ------------------------------------------------------------------
@@ -945,7 +1385,8 @@ def _select_cases(patterns: str | None) -> list[Case]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        description="Median times and ratios of ocean_array_api, NumPy and array-api-strict.",
+        description="Median times and ratios of ocean_array_api, NumPy, "
+        "array-api-strict and array_api_compat.numpy.",
     )
     p.add_argument(
         "--quick",
@@ -989,6 +1430,18 @@ def main(argv: list[str] | None = None) -> int:
         default="median",
         help="figure reported per cell: the median (default) or the fastest sample",
     )
+    p.add_argument(
+        "--plots",
+        metavar="DIR",
+        help="also write DIR/results.json, the plots (SVG, needs matplotlib) and "
+        "the docs' summary tables (DIR/summary.md): what docs/benchmarks.md shows",
+    )
+    p.add_argument(
+        "--import-runs",
+        type=int,
+        help="fresh interpreters timing `import ocean_array_api` (default 11; "
+        "3 with --quick; 0: skip)",
+    )
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument(
         "--simulate-cuda",
@@ -1026,6 +1479,18 @@ def main(argv: list[str] | None = None) -> int:
     min_sample_ns = int((args.min_sample_us or (50 if quick else 200)) * 1000)
     budget_ns = int((args.budget_s or (0.5 if quick else 3.0)) * 1e9)
     cases = _select_cases(args.ops)
+    import_runs = (
+        args.import_runs if args.import_runs is not None else (3 if quick else 11)
+    )
+    if args.plots:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(
+                "bench.py: --plots needs matplotlib (pip install '.[bench]'); "
+                "nothing was run"
+            )
+            return 2
 
     print(
         f"Python {platform.python_version()} on {platform.machine()} "
@@ -1053,23 +1518,45 @@ def main(argv: list[str] | None = None) -> int:
     results.sort(key=lambda r: (list(CASES).index(r[0].name), r[1]))
     elapsed = time.perf_counter() - t_start
 
+    import_time = measure_import_time(import_runs)
+
     print_table(results, libs)
-    summary = summarize(results, libs, device)
+    summary = summarize(results, libs, device, import_time)
     print_summary(summary, libs)
     print(f"\n({elapsed:.0f} s)")
 
-    if args.json:
-        payload = {
-            "meta": {
-                "python": platform.python_version(),
-                "machine": platform.machine(),
-                "cpus": os.cpu_count(),
-                "device": device,
-                "libraries": {lib.key: lib.version for lib in libs},
+    if args.json or args.plots:
+        meta = machine_info(libs, device)
+        meta.update(
+            {
+                "command": shlex.join(
+                    [
+                        "python",
+                        "benchmarks/bench.py",
+                        *(argv if argv is not None else sys.argv[1:]),
+                    ]
+                ),
+                "sizes": list(sizes),
                 "reps": reps,
                 "stat": args.stat,
                 "min_sample_ns": min_sample_ns,
                 "seconds": elapsed,
+                "small_limit": SMALL_LIMIT,
+            }
+        )
+        payload = {
+            "meta": meta,
+            "cases": {
+                c.name: {
+                    "doc": c.doc,
+                    "group": c.group,
+                    "ext": c.ext,
+                    "view": c.view,
+                    "constant_time": {
+                        str(n): c.is_constant_time(n, device) for n in sizes
+                    },
+                }
+                for c in cases
             },
             "results": [
                 {
@@ -1078,6 +1565,7 @@ def main(argv: list[str] | None = None) -> int:
                     "library": key,
                     "status": cell.status,
                     "detail": cell.detail,
+                    "value_ns": cell.value_ns,
                     "median_ns": cell.median_ns,
                     "min_ns": cell.min_ns,
                     "number": cell.number,
@@ -1088,11 +1576,22 @@ def main(argv: list[str] | None = None) -> int:
             ],
             "summary": summary,
         }
-        path = Path(args.json)
-        if path.parent != Path():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(payload, indent=1))
-        print(f"wrote {path}")
+        paths = [Path(args.json)] if args.json else []
+        if args.plots:
+            paths.append(Path(args.plots) / "results.json")
+        for path in paths:
+            if path.parent != Path():
+                path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(payload, indent=1) + "\n")
+            print(f"wrote {path}")
+        if args.plots:
+            here = str(Path(__file__).resolve().parent)
+            if here not in sys.path:
+                sys.path.insert(0, here)
+            import plot
+
+            for path in plot.write_all(payload, Path(args.plots)):
+                print(f"wrote {path}")
     return 0
 
 

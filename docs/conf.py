@@ -38,7 +38,9 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+# _static holds generated files (the benchmark's plots, results and summary.md,
+# which docs/benchmarks.md includes), not pages of their own.
+exclude_patterns = ["_build", "_static", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 
 html_theme = "furo"
