@@ -1,0 +1,1025 @@
+/* ocean_array_api._fastpath: the compiled fast path of the Array front end.
+ *
+ * The Python front end (ocean_array_api/_array_object.py,
+ * _elementwise_functions.py, _indexing.py) is the single definition of
+ * behaviour.  This module only takes the common, unambiguous cases of it
+ * faster:
+ *
+ * - ArrayBase, the base type of the Python ``Array`` class, holds the three
+ *   fields ``_data``, ``_dtype`` and ``_device`` (member descriptors, so Python
+ *   code reading and writing them is unchanged) and C getters for ``dtype``,
+ *   ``device``, ``shape``, ``ndim``, ``size`` and ``mT``.
+ * - ``wrap(data, dtype, device)`` makes an Array without calling its __new__.
+ * - FastOp objects are the operators (``__add__``, ``__radd__``, ``__iadd__``,
+ *   ``__lt__``, ``__neg__``, ...) and ``__getitem__``/``__setitem__`` of Array.
+ *   Each holds the Python implementation it stands for (``__wrapped__``) and
+ *   calls it for every case it does not take itself: any operand of another
+ *   class, dtype or device, any dtype outside the standard ones, any key other
+ *   than the simple ones, any active hook, and any error a kernel raises before
+ *   writing (the Python path then re-does the work and raises the proper
+ *   error).  FastOps live in ``Array.__dict__``, so ``setattr(Array, ...)``
+ *   (ocean_ext.portability_report) replaces and restores them as usual.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#define MAX_DTYPES 32
+#define MAX_DEVICES 16
+
+/* ---- module state (one interpreter; the module is single-phase) -------- */
+static PyTypeObject *array_type = NULL;   /* the Python Array class */
+static PyObject *dtypes[MAX_DTYPES];      /* the standard DType objects */
+static int dtype_flags[MAX_DTYPES];       /* FLAG_* below */
+static int dtype_real[MAX_DTYPES];        /* index of the real dtype (REAL_OF) */
+static int n_dtypes = 0;
+static int bool_index = -1, float64_index = -1;
+static PyObject *hooks_dict = NULL;       /* ocean_array_api._ext_hooks.__dict__ */
+static PyObject *writable_default = NULL; /* _ext_hooks._writable_default */
+static PyObject *may_overlap = NULL;      /* _array_object._may_overlap */
+static PyObject *mT_fallback = NULL;      /* the Python mT getter */
+static int enabled = 0;
+
+#define FLAG_INT_OK 1   /* numeric: a Python int is accepted */
+#define FLAG_FLOAT_OK 2 /* floating: a Python float is accepted */
+#define FLAG_INTEGER 4  /* integer dtype (divide gives float64) */
+
+typedef struct {
+    PyObject *device; /* strong references; devices are interned, immutable */
+    PyObject *ops;
+    PyObject *native;
+    PyObject *backend;
+} DeviceEntry;
+static DeviceEntry devices[MAX_DEVICES];
+static int n_devices = 0;
+
+static PyObject *s_ops, *s_native, *s_backend, *s_to_native, *s_shape,
+    *s_ndim, *s_size, *s_base, *s_getitem, *s_setitem, *s_copy,
+    *s_matrix_transpose, *s_check, *kw_out;
+
+/* ---- ArrayBase ----------------------------------------------------------- */
+typedef struct {
+    PyObject_HEAD
+    PyObject *data;
+    PyObject *dtype;
+    PyObject *device;
+} ArrayBase;
+
+static PyTypeObject ArrayBase_Type;
+
+static int
+base_traverse(ArrayBase *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->data);
+    Py_VISIT(self->dtype);
+    Py_VISIT(self->device);
+    return 0;
+}
+
+static int
+base_clear(ArrayBase *self)
+{
+    Py_CLEAR(self->data);
+    Py_CLEAR(self->dtype);
+    Py_CLEAR(self->device);
+    return 0;
+}
+
+static void
+base_dealloc(ArrayBase *self)
+{
+    PyObject_GC_UnTrack(self);
+    base_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
+{
+    /* steals a reference to data */
+    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
+    if (out == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    out->data = data;
+    Py_INCREF(dtype);
+    out->dtype = dtype;
+    Py_INCREF(device);
+    out->device = device;
+    return (PyObject *)out;
+}
+
+#define IS_ARRAY(o) (Py_TYPE(o) == array_type)
+
+static PyObject *
+get_field(PyObject *f, const char *name)
+{
+    if (f == NULL) {
+        PyErr_SetString(PyExc_AttributeError, name);
+        return NULL;
+    }
+    Py_INCREF(f);
+    return f;
+}
+
+static PyObject *
+get_dtype(ArrayBase *self, void *c)
+{
+    return get_field(self->dtype, "_dtype");
+}
+
+static PyObject *
+get_device(ArrayBase *self, void *c)
+{
+    return get_field(self->device, "_device");
+}
+
+static PyObject *
+get_shape(ArrayBase *self, void *c)
+{
+    if (self->data == NULL)
+        return get_field(NULL, "_data");
+    return PyObject_GetAttr(self->data, s_shape);
+}
+
+static PyObject *
+get_ndim(ArrayBase *self, void *c)
+{
+    if (self->data == NULL)
+        return get_field(NULL, "_data");
+    return PyObject_GetAttr(self->data, s_ndim);
+}
+
+static PyObject *
+get_size(ArrayBase *self, void *c)
+{
+    if (self->data == NULL)
+        return get_field(NULL, "_data");
+    return PyObject_GetAttr(self->data, s_size);
+}
+
+static DeviceEntry *device_entry(PyObject *dev);
+
+static PyObject *
+get_mT(ArrayBase *self, void *c)
+{
+    if (mT_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastpath: not set up");
+        return NULL;
+    }
+    if (enabled && IS_ARRAY((PyObject *)self) && self->data != NULL) {
+        PyObject *nd = PyObject_GetAttr(self->data, s_ndim);
+        long n = nd == NULL ? -1 : PyLong_AsLong(nd);
+        Py_XDECREF(nd);
+        if (n >= 2) {
+            DeviceEntry *e = device_entry(self->device);
+            PyObject *f = e ? PyDict_GetItemWithError(e->ops, s_matrix_transpose)
+                            : NULL;
+            if (f != NULL) {
+                PyObject *res = PyObject_CallOneArg(f, self->data);
+                if (res != NULL)
+                    return wrap_new(res, self->dtype, self->device);
+            }
+        }
+        PyErr_Clear();
+    }
+    return PyObject_CallOneArg(mT_fallback, (PyObject *)self);
+}
+
+static PyMemberDef base_members[] = {
+    {"_data", T_OBJECT_EX, offsetof(ArrayBase, data), 0, NULL},
+    {"_dtype", T_OBJECT_EX, offsetof(ArrayBase, dtype), 0, NULL},
+    {"_device", T_OBJECT_EX, offsetof(ArrayBase, device), 0, NULL},
+    {NULL}};
+
+static PyGetSetDef base_getset[] = {
+    {"dtype", (getter)get_dtype, NULL, "Data type of the array elements.", NULL},
+    {"device", (getter)get_device, NULL,
+     "The device the array's data lives on.", NULL},
+    {"shape", (getter)get_shape, NULL,
+     "The array's dimensions, a tuple of Python ints.", NULL},
+    {"ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL},
+    {"size", (getter)get_size, NULL, "Number of elements.", NULL},
+    {"mT", (getter)get_mT, NULL, "Transpose of the last two axes (a view).",
+     NULL},
+    {NULL}};
+
+static PyTypeObject ArrayBase_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ocean_array_api._fastpath.ArrayBase",
+    .tp_basicsize = sizeof(ArrayBase),
+    .tp_dealloc = (destructor)base_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Storage of ocean_array_api.Array (the compiled fast path).",
+    .tp_traverse = (traverseproc)base_traverse,
+    .tp_clear = (inquiry)base_clear,
+    .tp_members = base_members,
+    .tp_getset = base_getset,
+};
+
+/* ---- helpers -------------------------------------------------------------- */
+static inline int
+dtype_index(PyObject *dt)
+{
+    for (int i = 0; i < n_dtypes; i++)
+        if (dtypes[i] == dt)
+            return i;
+    return -1;
+}
+
+static DeviceEntry *
+device_entry(PyObject *dev)
+{
+    for (int i = 0; i < n_devices; i++)
+        if (devices[i].device == dev)
+            return &devices[i];
+    if (n_devices == MAX_DEVICES)
+        return NULL; /* no error set: the caller falls back */
+    PyObject *ops = PyObject_GetAttr(dev, s_ops);
+    PyObject *native = ops ? PyObject_GetAttr(dev, s_native) : NULL;
+    PyObject *backend = native ? PyObject_GetAttr(dev, s_backend) : NULL;
+    if (backend == NULL || !PyDict_CheckExact(ops)) {
+        Py_XDECREF(ops);
+        Py_XDECREF(native);
+        Py_XDECREF(backend);
+        PyErr_Clear();
+        return NULL;
+    }
+    DeviceEntry *e = &devices[n_devices++];
+    Py_INCREF(dev);
+    e->device = dev;
+    e->ops = ops;
+    e->native = native;
+    e->backend = backend;
+    return e;
+}
+
+/* A native result in the device's native class (NumPy gives scalars for 0-d
+ * results); steals res. */
+static PyObject *
+as_native(PyObject *res, DeviceEntry *e)
+{
+    if (res == NULL || (PyObject *)Py_TYPE(res) == e->native)
+        return res;
+    PyObject *conv = PyObject_CallMethodOneArg(e->backend, s_to_native, res);
+    Py_DECREF(res);
+    return conv;
+}
+
+static inline int
+hooks_default(void)
+{
+    PyObject *check = PyDict_GetItemWithError(hooks_dict, s_check);
+    return check == writable_default;
+}
+
+/* Errors after which the Python path re-does the work: the ones kernels raise
+ * while checking their operands, before writing anything. */
+static inline int
+retryable_error(void)
+{
+    return PyErr_ExceptionMatches(PyExc_ValueError) ||
+           PyErr_ExceptionMatches(PyExc_TypeError) ||
+           PyErr_ExceptionMatches(PyExc_OverflowError) ||
+           PyErr_ExceptionMatches(PyExc_IndexError) ||
+           PyErr_ExceptionMatches(PyExc_KeyError);
+}
+
+/* ---- FastOp --------------------------------------------------------------- */
+enum {
+    K_FORWARD,
+    K_REFLECTED,
+    K_INPLACE,
+    K_UNARY,
+    K_GETITEM,
+    K_SETITEM,
+};
+enum { R_PROMOTE, R_BOOL, R_DIVIDE, R_SAME, R_REAL };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback; /* the Python implementation (__wrapped__) */
+    PyObject *op;       /* kernel name in the device's table */
+    PyObject *name, *qualname, *doc, *module, *dict;
+    unsigned long allowed; /* bit i: dtypes[i] allowed */
+    int kind, result;
+    vectorcallfunc vectorcall;
+} FastOp;
+
+/* NOT_FAST: no error set, the caller calls the fallback. */
+static PyObject NOT_FAST_OBJ;
+#define NOT_FAST (&NOT_FAST_OBJ)
+
+static PyObject *
+fast_binary(FastOp *op, PyObject *x, PyObject *other)
+{
+    if (!IS_ARRAY(x))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    PyObject *dt = ax->dtype, *dev = ax->device;
+    int di = dtype_index(dt);
+    if (di < 0 || !(op->allowed & (1UL << di)))
+        return NOT_FAST;
+    PyObject *b;
+    if (IS_ARRAY(other)) {
+        ArrayBase *ao = (ArrayBase *)other;
+        if (ao->dtype != dt || ao->device != dev)
+            return NOT_FAST;
+        b = ao->data;
+    }
+    else if (PyLong_CheckExact(other)) {
+        if (!(dtype_flags[di] & FLAG_INT_OK))
+            return NOT_FAST;
+        b = other;
+    }
+    else if (PyFloat_CheckExact(other)) {
+        if (!(dtype_flags[di] & FLAG_FLOAT_OK))
+            return NOT_FAST;
+        b = other;
+    }
+    else
+        return NOT_FAST;
+    PyObject *a = ax->data;
+    if (a == NULL || b == NULL)
+        return NOT_FAST;
+    int rdi = di;
+    if (op->result == R_BOOL)
+        rdi = bool_index;
+    else if (op->result == R_DIVIDE && (dtype_flags[di] & FLAG_INTEGER))
+        rdi = float64_index;
+    if (op->kind == K_INPLACE && (rdi != di || !hooks_default()))
+        return NOT_FAST;
+    DeviceEntry *e = device_entry(dev);
+    if (e == NULL)
+        return NOT_FAST;
+    PyObject *func = PyDict_GetItemWithError(e->ops, op->op);
+    if (func == NULL) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    Py_INCREF(func); /* the table may change during the call */
+    PyObject *res;
+    if (op->kind == K_INPLACE) {
+        PyObject *args[3] = {a, b, a};
+        res = PyObject_Vectorcall(func, args, 2, kw_out);
+    }
+    else if (op->kind == K_REFLECTED) {
+        PyObject *args[2] = {b, a};
+        res = PyObject_Vectorcall(func, args, 2, NULL);
+    }
+    else {
+        PyObject *args[2] = {a, b};
+        res = PyObject_Vectorcall(func, args, 2, NULL);
+    }
+    Py_DECREF(func);
+    if (res == NULL) {
+        if (retryable_error()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        return NULL;
+    }
+    if (op->kind == K_INPLACE) {
+        Py_DECREF(res);
+        Py_INCREF(x);
+        return x;
+    }
+    res = as_native(res, e);
+    if (res == NULL)
+        return NULL;
+    return wrap_new(res, dtypes[rdi], dev);
+}
+
+static PyObject *
+fast_unary(FastOp *op, PyObject *x)
+{
+    if (!IS_ARRAY(x))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    int di = dtype_index(ax->dtype);
+    if (di < 0 || !(op->allowed & (1UL << di)) || ax->data == NULL)
+        return NOT_FAST;
+    int rdi = op->result == R_BOOL ? bool_index
+              : op->result == R_REAL ? dtype_real[di]
+                                     : di;
+    DeviceEntry *e = device_entry(ax->device);
+    if (e == NULL)
+        return NOT_FAST;
+    PyObject *func = PyDict_GetItemWithError(e->ops, op->op);
+    if (func == NULL) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    Py_INCREF(func);
+    PyObject *res = PyObject_CallOneArg(func, ax->data);
+    Py_DECREF(func);
+    if (res == NULL) {
+        if (retryable_error()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        return NULL;
+    }
+    res = as_native(res, e);
+    if (res == NULL)
+        return NULL;
+    return wrap_new(res, dtypes[rdi], ax->device);
+}
+
+/* The shape of native data as a tuple (new reference), or NULL (no error). */
+static PyObject *
+shape_of(PyObject *data)
+{
+    PyObject *shape = PyObject_GetAttr(data, s_shape);
+    if (shape == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(shape)) {
+        Py_DECREF(shape);
+        return NULL;
+    }
+    return shape;
+}
+
+static inline int
+simple_slice(PyObject *s)
+{
+    PySliceObject *sl = (PySliceObject *)s;
+    if (sl->step != Py_None &&
+        (!PyLong_CheckExact(sl->step) || PyObject_Not(sl->step)))
+        return 0;
+    return (sl->start == Py_None || PyLong_CheckExact(sl->start)) &&
+           (sl->stop == Py_None || PyLong_CheckExact(sl->stop));
+}
+
+/* Whether ``key`` is a basic index the standard's checks pass for an array
+ * of shape ``shape`` (ints in bounds, slices of ints, at most one Ellipsis,
+ * at most ndim axes); -1 on error (none set: not fast). */
+static int
+basic_key_ok(PyObject *key, PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+    PyObject *const *items;
+    Py_ssize_t n;
+    if (PyTuple_CheckExact(key)) {
+        items = &PyTuple_GET_ITEM(key, 0);
+        n = PyTuple_GET_SIZE(key);
+    }
+    else {
+        items = &key;
+        n = 1;
+    }
+    Py_ssize_t n_axes = 0, ellipsis_at = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = items[i];
+        if (PyLong_CheckExact(it) || PySlice_Check(it)) {
+            if (PySlice_Check(it) && !simple_slice(it))
+                return 0;
+            n_axes++;
+        }
+        else if (it == Py_Ellipsis) {
+            if (ellipsis_at >= 0)
+                return 0;
+            ellipsis_at = i;
+        }
+        else
+            return 0;
+    }
+    if (n_axes > ndim)
+        return 0;
+    Py_ssize_t axis = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = items[i];
+        if (it == Py_Ellipsis) {
+            axis = ndim - (n_axes - axis);
+            continue;
+        }
+        if (PyLong_CheckExact(it)) {
+            PyObject *sz = PyTuple_GET_ITEM(shape, axis);
+            if (!PyLong_CheckExact(sz))
+                return 0;
+            Py_ssize_t size = PyLong_AsSsize_t(sz);
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(it, &overflow);
+            if (size < 0 || overflow || v < -(long long)size ||
+                v >= (long long)size) {
+                PyErr_Clear();
+                return 0;
+            }
+        }
+        axis++;
+    }
+    return 1;
+}
+
+/* The native key for an index-array key, or NULL (not fast). */
+static PyObject *
+array_key(PyObject *key, PyObject *dev)
+{
+    ArrayBase *k = (ArrayBase *)key;
+    if (k->device != dev || k->data == NULL)
+        return NULL;
+    int ki = dtype_index(k->dtype);
+    if (ki < 0 || !(ki == bool_index || (dtype_flags[ki] & FLAG_INTEGER)))
+        return NULL;
+    return k->data;
+}
+
+static int
+native_byteorder(PyObject *data)
+{
+    /* data.dtype.isnative, generically (CuPy and dask arrays have it too) */
+    PyObject *dt = PyObject_GetAttrString(data, "dtype");
+    if (dt == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *isn = PyObject_GetAttrString(dt, "isnative");
+    Py_DECREF(dt);
+    if (isn == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = isn == Py_True;
+    Py_DECREF(isn);
+    return r;
+}
+
+static PyObject *
+fast_getitem(PyObject *x, PyObject *key)
+{
+    if (!IS_ARRAY(x))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    if (ax->data == NULL || dtype_index(ax->dtype) < 0)
+        return NOT_FAST;
+    DeviceEntry *e = device_entry(ax->device);
+    if (e == NULL)
+        return NOT_FAST;
+    PyObject *nkey;
+    int is_array = 0;
+    if (IS_ARRAY(key)) {
+        nkey = array_key(key, ax->device);
+        if (nkey == NULL)
+            return NOT_FAST;
+        if (!native_byteorder(ax->data))
+            return NOT_FAST;
+        is_array = 1;
+    }
+    else {
+        PyObject *shape = shape_of(ax->data);
+        if (shape == NULL)
+            return NOT_FAST;
+        int ok = basic_key_ok(key, shape);
+        Py_DECREF(shape);
+        if (ok <= 0)
+            return NOT_FAST;
+        nkey = key;
+    }
+    PyObject *func = PyDict_GetItemWithError(e->ops, s_getitem);
+    if (func == NULL) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    Py_INCREF(func);
+    PyObject *args[2] = {ax->data, nkey};
+    PyObject *res = PyObject_Vectorcall(func, args, 2, NULL);
+    Py_DECREF(func);
+    if (res == NULL) {
+        if (retryable_error()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        return NULL;
+    }
+    (void)is_array;
+    res = as_native(res, e);
+    if (res == NULL)
+        return NULL;
+    return wrap_new(res, ax->dtype, ax->device);
+}
+
+/* 0: done; 1: not fast; -1: error */
+static int
+fast_setitem(PyObject *x, PyObject *key, PyObject *value)
+{
+    if (!IS_ARRAY(x) || !hooks_default())
+        return 1;
+    ArrayBase *ax = (ArrayBase *)x;
+    PyObject *d = ax->data;
+    int di = dtype_index(ax->dtype);
+    if (d == NULL || di < 0)
+        return 1;
+    DeviceEntry *e = device_entry(ax->device);
+    if (e == NULL)
+        return 1;
+    PyObject *nkey;
+    if (IS_ARRAY(key)) {
+        nkey = array_key(key, ax->device);
+        if (nkey == NULL)
+            return 1;
+    }
+    else {
+        PyObject *shape = shape_of(d);
+        if (shape == NULL)
+            return 1;
+        int ok = basic_key_ok(key, shape);
+        Py_DECREF(shape);
+        if (ok <= 0)
+            return 1;
+        nkey = key;
+    }
+    PyObject *v;
+    PyObject *copied = NULL;
+    if (IS_ARRAY(value)) {
+        ArrayBase *av = (ArrayBase *)value;
+        if (av->dtype != ax->dtype || av->device != ax->device || av->data == NULL)
+            return 1;
+        v = av->data;
+        int check = v == d;
+        if (!check) {
+            PyObject *vb = PyObject_GetAttr(v, s_base);
+            PyObject *db = vb ? PyObject_GetAttr(d, s_base) : NULL;
+            if (db == NULL) {
+                Py_XDECREF(vb);
+                PyErr_Clear();
+                return 1;
+            }
+            check = vb != Py_None || db != Py_None;
+            Py_DECREF(vb);
+            Py_DECREF(db);
+        }
+        if (check) {
+            PyObject *args[2] = {v, d};
+            PyObject *r = PyObject_Vectorcall(may_overlap, args, 2, NULL);
+            if (r == NULL) {
+                PyErr_Clear();
+                return 1;
+            }
+            int overlap = PyObject_IsTrue(r);
+            Py_DECREF(r);
+            if (overlap < 0) {
+                PyErr_Clear();
+                return 1;
+            }
+            if (overlap) {
+                PyObject *cf = PyDict_GetItemWithError(e->ops, s_copy);
+                if (cf == NULL) {
+                    PyErr_Clear();
+                    return 1;
+                }
+                Py_INCREF(cf);
+                copied = PyObject_CallOneArg(cf, v);
+                Py_DECREF(cf);
+                if (copied == NULL) {
+                    PyErr_Clear();
+                    return 1;
+                }
+                v = copied;
+            }
+        }
+    }
+    else if (PyLong_CheckExact(value)) {
+        if (!(dtype_flags[di] & FLAG_INT_OK))
+            return 1;
+        v = value;
+    }
+    else if (PyFloat_CheckExact(value)) {
+        if (!(dtype_flags[di] & FLAG_FLOAT_OK))
+            return 1;
+        v = value;
+    }
+    else
+        return 1;
+    PyObject *func = PyDict_GetItemWithError(e->ops, s_setitem);
+    if (func == NULL) {
+        PyErr_Clear();
+        Py_XDECREF(copied);
+        return 1;
+    }
+    Py_INCREF(func);
+    PyObject *args[3] = {d, nkey, v};
+    PyObject *res = PyObject_Vectorcall(func, args, 3, NULL);
+    Py_DECREF(func);
+    Py_XDECREF(copied);
+    if (res == NULL) {
+        if (retryable_error()) {
+            PyErr_Clear();
+            return 1;
+        }
+        return -1;
+    }
+    Py_DECREF(res);
+    return 0;
+}
+
+static PyObject *
+fastop_vectorcall(FastOp *op, PyObject *const *args, size_t nargsf,
+                  PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (enabled && kwnames == NULL) {
+        PyObject *res = NOT_FAST;
+        switch (op->kind) {
+        case K_FORWARD:
+        case K_REFLECTED:
+        case K_INPLACE:
+            if (nargs == 2)
+                res = fast_binary(op, args[0], args[1]);
+            break;
+        case K_UNARY:
+            if (nargs == 1)
+                res = fast_unary(op, args[0]);
+            break;
+        case K_GETITEM:
+            if (nargs == 2)
+                res = fast_getitem(args[0], args[1]);
+            break;
+        case K_SETITEM:
+            if (nargs == 3) {
+                int r = fast_setitem(args[0], args[1], args[2]);
+                if (r == 0)
+                    Py_RETURN_NONE;
+                if (r < 0)
+                    return NULL;
+            }
+            break;
+        }
+        if (res != NOT_FAST)
+            return res;
+    }
+    return PyObject_Vectorcall(op->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *
+fastop_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static int
+fastop_traverse(FastOp *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->op);
+    Py_VISIT(self->name);
+    Py_VISIT(self->qualname);
+    Py_VISIT(self->doc);
+    Py_VISIT(self->module);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+fastop_clear(FastOp *self)
+{
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->op);
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->qualname);
+    Py_CLEAR(self->doc);
+    Py_CLEAR(self->module);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+fastop_dealloc(FastOp *self)
+{
+    PyObject_GC_UnTrack(self);
+    fastop_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+fastop_repr(FastOp *self)
+{
+    return PyUnicode_FromFormat("<compiled %U>", self->qualname);
+}
+
+static PyMemberDef fastop_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(FastOp, fallback), READONLY, NULL},
+    {"__name__", T_OBJECT, offsetof(FastOp, name), 0, NULL},
+    {"__qualname__", T_OBJECT, offsetof(FastOp, qualname), 0, NULL},
+    {"__doc__", T_OBJECT, offsetof(FastOp, doc), 0, NULL},
+    {"__module__", T_OBJECT, offsetof(FastOp, module), 0, NULL},
+    {NULL}};
+
+static PyGetSetDef fastop_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}};
+
+static PyTypeObject FastOp_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ocean_array_api._fastpath.FastOp",
+    .tp_basicsize = sizeof(FastOp),
+    .tp_dealloc = (destructor)fastop_dealloc,
+    .tp_vectorcall_offset = offsetof(FastOp, vectorcall),
+    .tp_repr = (reprfunc)fastop_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+                Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "An Array method with a compiled fast path (see __wrapped__).",
+    .tp_traverse = (traverseproc)fastop_traverse,
+    .tp_clear = (inquiry)fastop_clear,
+    .tp_members = fastop_members,
+    .tp_getset = fastop_getset,
+    .tp_descr_get = fastop_get,
+    .tp_dictoffset = offsetof(FastOp, dict),
+};
+
+/* ---- module functions ------------------------------------------------------ */
+static PyObject *
+mod_wrap(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_wrap() takes 3 arguments");
+        return NULL;
+    }
+    if (array_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastpath: not set up");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    return wrap_new(args[0], args[1], args[2]);
+}
+
+static const char *kind_names[] = {"forward", "reflected", "inplace",
+                                   "unary",   "getitem",   "setitem"};
+static const char *result_names[] = {"promote", "bool", "divide", "same",
+                                     "real"};
+
+static PyObject *
+mod_make_op(PyObject *mod, PyObject *args)
+{
+    PyObject *fallback, *opname, *allowed;
+    const char *kind, *result;
+    if (!PyArg_ParseTuple(args, "OsUOs", &fallback, &kind, &opname, &allowed,
+                          &result))
+        return NULL;
+    int k = -1, r = -1;
+    for (int i = 0; i < 6; i++)
+        if (strcmp(kind, kind_names[i]) == 0)
+            k = i;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(result, result_names[i]) == 0)
+            r = i;
+    if (k < 0 || r < 0) {
+        PyErr_SetString(PyExc_ValueError, "_make_op(): unknown kind or result");
+        return NULL;
+    }
+    unsigned long mask = PyLong_AsUnsignedLong(allowed);
+    if (mask == (unsigned long)-1 && PyErr_Occurred())
+        return NULL;
+    FastOp *op = PyObject_GC_New(FastOp, &FastOp_Type);
+    if (op == NULL)
+        return NULL;
+    op->fallback = Py_NewRef(fallback);
+    op->op = Py_NewRef(opname);
+    PyUnicode_InternInPlace(&op->op);
+    op->name = PyObject_GetAttrString(fallback, "__name__");
+    op->qualname = op->name ? PyObject_GetAttrString(fallback, "__qualname__")
+                            : NULL;
+    op->module = op->qualname ? PyObject_GetAttrString(fallback, "__module__")
+                              : NULL;
+    op->doc = op->module ? PyObject_GetAttrString(fallback, "__doc__") : NULL;
+    op->dict = NULL;
+    op->allowed = mask;
+    op->kind = k;
+    op->result = r;
+    op->vectorcall = (vectorcallfunc)fastop_vectorcall;
+    PyObject_GC_Track(op);
+    if (op->doc == NULL) {
+        Py_DECREF(op);
+        return NULL;
+    }
+    return (PyObject *)op;
+}
+
+static PyObject *
+mod_setup(PyObject *mod, PyObject *args)
+{
+    PyObject *cls, *dts, *flags, *real, *hooks, *default_check, *overlap, *mT;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOO", &PyType_Type, &cls,
+                          &PyTuple_Type, &dts, &PyTuple_Type, &flags,
+                          &PyTuple_Type, &real, &PyDict_Type, &hooks,
+                          &default_check, &overlap, &mT))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(dts);
+    if (n > MAX_DTYPES || PyTuple_GET_SIZE(flags) != n ||
+        PyTuple_GET_SIZE(real) != n ||
+        !PyType_IsSubtype((PyTypeObject *)cls, &ArrayBase_Type)) {
+        PyErr_SetString(PyExc_ValueError, "_setup(): bad arguments");
+        return NULL;
+    }
+    int fl[MAX_DTYPES], re[MAX_DTYPES];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        fl[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(flags, i));
+        re[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(real, i));
+        if (PyErr_Occurred())
+            return NULL;
+        if (re[i] < 0 || re[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "_setup(): bad real index");
+            return NULL;
+        }
+    }
+    /* bool and float64 are named by their flags' high bits */
+    int bi = -1, fi = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (fl[i] & 8)
+            bi = (int)i;
+        if (fl[i] & 16)
+            fi = (int)i;
+    }
+    if (bi < 0 || fi < 0) {
+        PyErr_SetString(PyExc_ValueError, "_setup(): no bool or float64");
+        return NULL;
+    }
+    for (int i = 0; i < n_dtypes; i++)
+        Py_CLEAR(dtypes[i]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        dtypes[i] = Py_NewRef(PyTuple_GET_ITEM(dts, i));
+        dtype_flags[i] = fl[i];
+        dtype_real[i] = re[i];
+    }
+    n_dtypes = (int)n;
+    bool_index = bi;
+    float64_index = fi;
+    Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(cls));
+    Py_XSETREF(hooks_dict, Py_NewRef(hooks));
+    Py_XSETREF(writable_default, Py_NewRef(default_check));
+    Py_XSETREF(may_overlap, Py_NewRef(overlap));
+    Py_XSETREF(mT_fallback, Py_NewRef(mT));
+    enabled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mod_set_enabled(PyObject *mod, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0)
+        return NULL;
+    int old = enabled;
+    enabled = v && array_type != NULL;
+    return PyBool_FromLong(old);
+}
+
+static PyMethodDef mod_methods[] = {
+    {"_wrap", (PyCFunction)(void (*)(void))mod_wrap, METH_FASTCALL,
+     "_wrap(data, dtype, device): an Array, no checks (the caller's)."},
+    {"_make_op", mod_make_op, METH_VARARGS,
+     "_make_op(fallback, kind, op, allowed_mask, result): a FastOp."},
+    {"_setup", mod_setup, METH_VARARGS,
+     "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
+     "may_overlap, mT_getter)."},
+    {"_set_enabled", mod_set_enabled, METH_O,
+     "Switch the fast cases on or off (tests); returns the old state."},
+    {NULL}};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_fastpath",
+    "Compiled fast path of ocean_array_api's Array (see fastpath.c).", -1,
+    mod_methods};
+
+PyMODINIT_FUNC
+PyInit__fastpath(void)
+{
+    if (PyType_Ready(&ArrayBase_Type) < 0 || PyType_Ready(&FastOp_Type) < 0)
+        return NULL;
+#define INTERN(var, text)                                                      \
+    if ((var = PyUnicode_InternFromString(text)) == NULL)                      \
+        return NULL;
+    INTERN(s_ops, "_ops");
+    INTERN(s_native, "_native");
+    INTERN(s_backend, "_backend");
+    INTERN(s_to_native, "to_native");
+    INTERN(s_shape, "shape");
+    INTERN(s_ndim, "ndim");
+    INTERN(s_size, "size");
+    INTERN(s_base, "base");
+    INTERN(s_getitem, "getitem");
+    INTERN(s_setitem, "setitem");
+    INTERN(s_copy, "copy");
+    INTERN(s_matrix_transpose, "matrix_transpose");
+    INTERN(s_check, "_check");
+#undef INTERN
+    kw_out = Py_BuildValue("(s)", "out");
+    if (kw_out == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "ArrayBase", (PyObject *)&ArrayBase_Type) < 0 ||
+        PyModule_AddObjectRef(m, "FastOp", (PyObject *)&FastOp_Type) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
