@@ -24,6 +24,9 @@
 #include <Python.h>
 #include <structmember.h>
 
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
 #define MAX_DTYPES 32
 #define MAX_DEVICES 16
 
@@ -49,6 +52,7 @@ typedef struct {
     PyObject *ops;
     PyObject *native;
     PyObject *backend;
+    int numpy_scalars; /* the CPU backend: to_native is numpy.asarray */
 } DeviceEntry;
 static DeviceEntry devices[MAX_DEVICES];
 static int n_devices = 0;
@@ -169,9 +173,14 @@ get_mT(ArrayBase *self, void *c)
         return NULL;
     }
     if (enabled && IS_ARRAY((PyObject *)self) && self->data != NULL) {
-        PyObject *nd = PyObject_GetAttr(self->data, s_ndim);
-        long n = nd == NULL ? -1 : PyLong_AsLong(nd);
-        Py_XDECREF(nd);
+        long n;
+        if (PyArray_CheckExact(self->data))
+            n = PyArray_NDIM((PyArrayObject *)self->data);
+        else {
+            PyObject *nd = PyObject_GetAttr(self->data, s_ndim);
+            n = nd == NULL ? -1 : PyLong_AsLong(nd);
+            Py_XDECREF(nd);
+        }
         if (n >= 2) {
             DeviceEntry *e = device_entry(self->device);
             PyObject *f = e ? PyDict_GetItemWithError(e->ops, s_matrix_transpose)
@@ -252,6 +261,13 @@ device_entry(PyObject *dev)
     e->ops = ops;
     e->native = native;
     e->backend = backend;
+    /* Only ocean_cpu's CPUBackend is known to convert as numpy.asarray. */
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(backend), "__module__");
+    e->numpy_scalars = native == (PyObject *)&PyArray_Type && mod != NULL &&
+                       PyUnicode_Check(mod) &&
+                       PyUnicode_CompareWithASCIIString(mod, "ocean_cpu._backend") == 0;
+    Py_XDECREF(mod);
+    PyErr_Clear();
     return e;
 }
 
@@ -262,6 +278,12 @@ as_native(PyObject *res, DeviceEntry *e)
 {
     if (res == NULL || (PyObject *)Py_TYPE(res) == e->native)
         return res;
+    if (e->numpy_scalars && PyArray_IsScalar(res, Generic)) {
+        /* numpy.asarray(scalar), the CPU backend's to_native, in C */
+        PyObject *arr = PyArray_FromScalar(res, NULL);
+        Py_DECREF(res);
+        return arr;
+    }
     PyObject *conv = PyObject_CallMethodOneArg(e->backend, s_to_native, res);
     Py_DECREF(res);
     return conv;
@@ -427,20 +449,54 @@ fast_unary(FastOp *op, PyObject *x)
     return wrap_new(res, dtypes[rdi], ax->device);
 }
 
-/* The shape of native data as a tuple (new reference), or NULL (no error). */
-static PyObject *
-shape_of(PyObject *data)
+/* The dimensions of native data: direct for NumPy arrays, from ``shape``
+ * otherwise. */
+typedef struct {
+    PyObject *shape; /* owned; NULL for NumPy arrays */
+    npy_intp *dims;
+    Py_ssize_t ndim;
+} Dims;
+
+/* 0 on success; -1 (no error set) when the shape is not a tuple of ints. */
+static int
+dims_get(Dims *di, PyObject *data)
 {
+    if (PyArray_CheckExact(data)) {
+        di->shape = NULL;
+        di->dims = PyArray_DIMS((PyArrayObject *)data);
+        di->ndim = PyArray_NDIM((PyArrayObject *)data);
+        return 0;
+    }
     PyObject *shape = PyObject_GetAttr(data, s_shape);
     if (shape == NULL) {
         PyErr_Clear();
-        return NULL;
+        return -1;
     }
     if (!PyTuple_CheckExact(shape)) {
         Py_DECREF(shape);
-        return NULL;
+        return -1;
     }
-    return shape;
+    di->shape = shape;
+    di->dims = NULL;
+    di->ndim = PyTuple_GET_SIZE(shape);
+    return 0;
+}
+
+/* The size of an axis, or -1 when unknown (None on lazy devices). */
+static Py_ssize_t
+dims_size(Dims *di, Py_ssize_t axis)
+{
+    if (di->dims != NULL)
+        return di->dims[axis];
+    PyObject *sz = PyTuple_GET_ITEM(di->shape, axis);
+    if (!PyLong_CheckExact(sz))
+        return -1;
+    Py_ssize_t v = PyLong_AsSsize_t(sz);
+    if (v < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return v;
 }
 
 static inline int
@@ -454,13 +510,12 @@ simple_slice(PyObject *s)
            (sl->stop == Py_None || PyLong_CheckExact(sl->stop));
 }
 
-/* Whether ``key`` is a basic index the standard's checks pass for an array
- * of shape ``shape`` (ints in bounds, slices of ints, at most one Ellipsis,
- * at most ndim axes); -1 on error (none set: not fast). */
+/* Whether ``key`` is a basic index that passes the standard's checks for
+ * ``data`` (ints in bounds, slices of ints, at most one Ellipsis, at most
+ * ndim axes), as in _indexing.native_key; 0 (no error set) otherwise. */
 static int
-basic_key_ok(PyObject *key, PyObject *shape)
+basic_key_ok(PyObject *key, PyObject *data)
 {
-    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
     PyObject *const *items;
     Py_ssize_t n;
     if (PyTuple_CheckExact(key)) {
@@ -471,47 +526,52 @@ basic_key_ok(PyObject *key, PyObject *shape)
         items = &key;
         n = 1;
     }
-    Py_ssize_t n_axes = 0, ellipsis_at = -1;
+    Py_ssize_t n_axes = 0, ellipses = 0, ints = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *it = items[i];
-        if (PyLong_CheckExact(it) || PySlice_Check(it)) {
-            if (PySlice_Check(it) && !simple_slice(it))
+        if (PyLong_CheckExact(it)) {
+            n_axes++;
+            ints++;
+        }
+        else if (PySlice_Check(it)) {
+            if (!simple_slice(it))
                 return 0;
             n_axes++;
         }
-        else if (it == Py_Ellipsis) {
-            if (ellipsis_at >= 0)
-                return 0;
-            ellipsis_at = i;
-        }
+        else if (it == Py_Ellipsis)
+            ellipses++;
         else
             return 0;
     }
-    if (n_axes > ndim)
+    if (ellipses > 1)
         return 0;
+    Dims di;
+    if (dims_get(&di, data) < 0)
+        return 0;
+    int ok = n_axes <= di.ndim;
     Py_ssize_t axis = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; ok && ints && i < n; i++) {
         PyObject *it = items[i];
         if (it == Py_Ellipsis) {
-            axis = ndim - (n_axes - axis);
+            axis = di.ndim - (n_axes - axis);
             continue;
         }
         if (PyLong_CheckExact(it)) {
-            PyObject *sz = PyTuple_GET_ITEM(shape, axis);
-            if (!PyLong_CheckExact(sz))
-                return 0;
-            Py_ssize_t size = PyLong_AsSsize_t(sz);
+            Py_ssize_t size = dims_size(&di, axis);
             int overflow;
             long long v = PyLong_AsLongLongAndOverflow(it, &overflow);
             if (size < 0 || overflow || v < -(long long)size ||
-                v >= (long long)size) {
-                PyErr_Clear();
-                return 0;
-            }
+                v >= (long long)size)
+                ok = 0;
         }
         axis++;
     }
-    return 1;
+    Py_XDECREF(di.shape);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return ok;
 }
 
 /* The native key for an index-array key, or NULL (not fast). */
@@ -530,6 +590,8 @@ array_key(PyObject *key, PyObject *dev)
 static int
 native_byteorder(PyObject *data)
 {
+    if (PyArray_CheckExact(data))
+        return PyArray_ISNBO(PyArray_DESCR((PyArrayObject *)data)->byteorder);
     /* data.dtype.isnative, generically (CuPy and dask arrays have it too) */
     PyObject *dt = PyObject_GetAttrString(data, "dtype");
     if (dt == NULL) {
@@ -569,12 +631,7 @@ fast_getitem(PyObject *x, PyObject *key)
         is_array = 1;
     }
     else {
-        PyObject *shape = shape_of(ax->data);
-        if (shape == NULL)
-            return NOT_FAST;
-        int ok = basic_key_ok(key, shape);
-        Py_DECREF(shape);
-        if (ok <= 0)
+        if (!basic_key_ok(key, ax->data))
             return NOT_FAST;
         nkey = key;
     }
@@ -622,12 +679,7 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
             return 1;
     }
     else {
-        PyObject *shape = shape_of(d);
-        if (shape == NULL)
-            return 1;
-        int ok = basic_key_ok(key, shape);
-        Py_DECREF(shape);
-        if (ok <= 0)
+        if (!basic_key_ok(key, d))
             return 1;
         nkey = key;
     }
@@ -639,7 +691,10 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
             return 1;
         v = av->data;
         int check = v == d;
-        if (!check) {
+        if (!check && PyArray_CheckExact(v) && PyArray_CheckExact(d))
+            check = PyArray_BASE((PyArrayObject *)v) != NULL ||
+                    PyArray_BASE((PyArrayObject *)d) != NULL;
+        else if (!check) {
             PyObject *vb = PyObject_GetAttr(v, s_base);
             PyObject *db = vb ? PyObject_GetAttr(d, s_base) : NULL;
             if (db == NULL) {
@@ -991,6 +1046,7 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
+    import_array();
     if (PyType_Ready(&ArrayBase_Type) < 0 || PyType_Ready(&FastOp_Type) < 0)
         return NULL;
 #define INTERN(var, text)                                                      \
