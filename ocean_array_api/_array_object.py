@@ -12,6 +12,7 @@ operator and the function can never disagree.
 
 from __future__ import annotations
 
+import operator
 import os
 import types
 from typing import Any
@@ -497,9 +498,12 @@ def _install_fastpath() -> None:
     )
     real = tuple(std.index(_dt.REAL_OF.get(d, d)) for d in std)
     mt = Array.__dict__["mT"].fget
+    # operator.getitem/setitem: the CPU table's entries, which the compiled
+    # code then replaces by direct calls (other entries, e.g. instrument's
+    # wrappers, are called).
     _fp._setup(
         Array, std, flags, real, vars(_hooks), _hooks._writable_default,
-        _may_overlap, mt,
+        _may_overlap, mt, operator.getitem, operator.setitem,
     )  # fmt: skip
     base = vars(_fp.ArrayBase)
     for name in ("dtype", "device", "shape", "ndim", "size", "mT"):

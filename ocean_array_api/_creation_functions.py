@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from . import _devices
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
+from ._devices import CPU as _CPU
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import (
@@ -89,6 +91,7 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
 # NumPy's inference from Python data -> our dtype, where it agrees with the
 # standard's defaults (anything else goes through the careful path).
 _ndarray = np.ndarray
+_scope_get = _devices._scope.get
 # id(NumPy's descriptor) -> standard DType, for asarray's fast path.  The
 # built-in native-order descriptors are singletons (np.zeros(3).dtype is
 # np.dtype("float64")); the dict keeps them alive, so the ids stay valid.
@@ -147,8 +150,11 @@ def asarray(
         and (dt := _HOST_DTYPES.get(id(obj.dtype))) is not None
     ):
         # Fast path: a NumPy array of a standard dtype in native byte order
-        # (NumPy's own descriptors, compared by identity), no keywords, a CPU
-        # default device: the array itself, as the general path below gives.
+        # (NumPy's own descriptors, compared by identity), no keywords, and
+        # the CPU as the default device (default_device(), inlined): the array
+        # itself, as the general path below gives.
+        if not _scope_get() and _devices._env_checked and _devices._env_default is None:
+            return _wrap(obj, dt, _CPU)
         dev = default_device()
         if dev._kind == "cpu":
             return _wrap(obj, dt, dev)

@@ -41,6 +41,8 @@ static PyObject *hooks_dict = NULL;       /* ocean_array_api._ext_hooks.__dict__
 static PyObject *writable_default = NULL; /* _ext_hooks._writable_default */
 static PyObject *may_overlap = NULL;      /* _array_object._may_overlap */
 static PyObject *mT_fallback = NULL;      /* the Python mT getter */
+static PyObject *op_getitem = NULL;       /* operator.getitem */
+static PyObject *op_setitem = NULL;       /* operator.setitem */
 static int enabled = 0;
 
 #define FLAG_INT_OK 1   /* numeric: a Python int is accepted */
@@ -53,6 +55,9 @@ typedef struct {
     PyObject *native;
     PyObject *backend;
     int numpy_scalars; /* the CPU backend: to_native is numpy.asarray */
+    /* the CPU backend's own matrix_transpose (x.swapaxes(-1, -2)), as the
+     * table held it when the device was first seen; NULL for others */
+    PyObject *cpu_matrix_transpose;
 } DeviceEntry;
 static DeviceEntry devices[MAX_DEVICES];
 static int n_devices = 0;
@@ -186,7 +191,11 @@ get_mT(ArrayBase *self, void *c)
             PyObject *f = e ? PyDict_GetItemWithError(e->ops, s_matrix_transpose)
                             : NULL;
             if (f != NULL) {
-                PyObject *res = PyObject_CallOneArg(f, self->data);
+                PyObject *res;
+                if (f == e->cpu_matrix_transpose && PyArray_CheckExact(self->data))
+                    res = PyArray_SwapAxes((PyArrayObject *)self->data, -1, -2);
+                else
+                    res = PyObject_CallOneArg(f, self->data);
                 if (res != NULL)
                     return wrap_new(res, self->dtype, self->device);
             }
@@ -268,6 +277,19 @@ device_entry(PyObject *dev)
                        PyUnicode_CompareWithASCIIString(mod, "ocean_cpu._backend") == 0;
     Py_XDECREF(mod);
     PyErr_Clear();
+    e->cpu_matrix_transpose = NULL;
+    if (e->numpy_scalars) {
+        PyObject *f = PyDict_GetItemWithError(ops, s_matrix_transpose);
+        PyObject *qn = f ? PyObject_GetAttrString(f, "__qualname__") : NULL;
+        PyObject *fm = qn ? PyObject_GetAttrString(f, "__module__") : NULL;
+        if (fm != NULL && PyUnicode_Check(qn) && PyUnicode_Check(fm) &&
+            PyUnicode_CompareWithASCIIString(qn, "_matrix_transpose") == 0 &&
+            PyUnicode_CompareWithASCIIString(fm, "ocean_cpu._backend") == 0)
+            e->cpu_matrix_transpose = Py_NewRef(f);
+        Py_XDECREF(qn);
+        Py_XDECREF(fm);
+        PyErr_Clear();
+    }
     return e;
 }
 
@@ -640,10 +662,15 @@ fast_getitem(PyObject *x, PyObject *key)
         PyErr_Clear();
         return NOT_FAST;
     }
-    Py_INCREF(func);
-    PyObject *args[2] = {ax->data, nkey};
-    PyObject *res = PyObject_Vectorcall(func, args, 2, NULL);
-    Py_DECREF(func);
+    PyObject *res;
+    if (func == op_getitem)
+        res = PyObject_GetItem(ax->data, nkey);
+    else {
+        Py_INCREF(func);
+        PyObject *args[2] = {ax->data, nkey};
+        res = PyObject_Vectorcall(func, args, 2, NULL);
+        Py_DECREF(func);
+    }
     if (res == NULL) {
         if (retryable_error()) {
             PyErr_Clear();
@@ -754,10 +781,15 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
         Py_XDECREF(copied);
         return 1;
     }
-    Py_INCREF(func);
-    PyObject *args[3] = {d, nkey, v};
-    PyObject *res = PyObject_Vectorcall(func, args, 3, NULL);
-    Py_DECREF(func);
+    PyObject *res;
+    if (func == op_setitem)
+        res = PyObject_SetItem(d, nkey, v) < 0 ? NULL : Py_NewRef(Py_None);
+    else {
+        Py_INCREF(func);
+        PyObject *args[3] = {d, nkey, v};
+        res = PyObject_Vectorcall(func, args, 3, NULL);
+        Py_DECREF(func);
+    }
     Py_XDECREF(copied);
     if (res == NULL) {
         if (retryable_error()) {
@@ -960,11 +992,12 @@ mod_make_op(PyObject *mod, PyObject *args)
 static PyObject *
 mod_setup(PyObject *mod, PyObject *args)
 {
-    PyObject *cls, *dts, *flags, *real, *hooks, *default_check, *overlap, *mT;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOO", &PyType_Type, &cls,
+    PyObject *cls, *dts, *flags, *real, *hooks, *default_check, *overlap, *mT,
+        *getitem, *setitem;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOOO", &PyType_Type, &cls,
                           &PyTuple_Type, &dts, &PyTuple_Type, &flags,
                           &PyTuple_Type, &real, &PyDict_Type, &hooks,
-                          &default_check, &overlap, &mT))
+                          &default_check, &overlap, &mT, &getitem, &setitem))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(dts);
     if (n > MAX_DTYPES || PyTuple_GET_SIZE(flags) != n ||
@@ -1011,6 +1044,8 @@ mod_setup(PyObject *mod, PyObject *args)
     Py_XSETREF(writable_default, Py_NewRef(default_check));
     Py_XSETREF(may_overlap, Py_NewRef(overlap));
     Py_XSETREF(mT_fallback, Py_NewRef(mT));
+    Py_XSETREF(op_getitem, Py_NewRef(getitem));
+    Py_XSETREF(op_setitem, Py_NewRef(setitem));
     enabled = 1;
     Py_RETURN_NONE;
 }
@@ -1033,7 +1068,7 @@ static PyMethodDef mod_methods[] = {
      "_make_op(fallback, kind, op, allowed_mask, result): a FastOp."},
     {"_setup", mod_setup, METH_VARARGS,
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
-     "may_overlap, mT_getter)."},
+     "may_overlap, mT_getter, operator.getitem, operator.setitem)."},
     {"_set_enabled", mod_set_enabled, METH_O,
      "Switch the fast cases on or off (tests); returns the old state."},
     {NULL}};
