@@ -542,6 +542,9 @@ def _install_operators() -> None:
 
         unary_op.__name__ = unary_op.__qualname__ = f"Array.__{short}__"
         setattr(Array, f"__{short}__", compiled(unary_op, "unary", func))
+    if _ao._FASTPATH:
+        # the compiled operators and indexing straight into Array's type slots
+        _ao._fp._install_slots()
 
 
 _install_operators()

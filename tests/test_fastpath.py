@@ -11,6 +11,7 @@ the compiled code must not leak references.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -41,7 +42,7 @@ def _outcome(fn: Callable[[], Any]) -> tuple[Any, ...]:
     """What ``fn()`` did: its result as plain data, or its exception."""
     try:
         res = fn()
-    except Exception as exc:  # noqa: BLE001 - every exception is compared
+    except Exception as exc:  # every exception is compared
         return ("raised", type(exc).__name__, str(exc))
     if res.__class__ is xp.Array:
         return (
@@ -297,7 +298,7 @@ def _run_both(op: Callable[[dict[str, Any]], Any]) -> tuple[Any, Any]:
         try:
             arrays = _arrays()
             with np.errstate(all="ignore"):
-                outcomes.append(_outcome(lambda: op(arrays)))
+                outcomes.append(_outcome(lambda arrays=arrays: op(arrays)))
         finally:
             _fastpath._set_enabled(old)
     return outcomes[0], outcomes[1]
@@ -463,10 +464,8 @@ def test_no_reference_leaks() -> None:
 
     def run(n: int) -> None:
         for _ in range(n):
-            try:
+            with contextlib.suppress(ValueError):  # x + y[:3]: a shape error
                 work()
-            except ValueError:
-                pass
 
     run(200)
     before = [sys.getrefcount(o) for o in objs]

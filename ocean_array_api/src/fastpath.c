@@ -921,6 +921,329 @@ static PyTypeObject FastOp_Type = {
     .tp_dictoffset = offsetof(FastOp, dict),
 };
 
+/* ---- direct type slots ------------------------------------------------------
+ * Python's own slot functions for a class (slot_nb_add, ...) look the method
+ * up by name and call it.  _install_slots() puts these functions in Array's
+ * slots instead: they take the fast case of the FastOps in Array.__dict__ and
+ * otherwise call the original slot function (hence the Python method).  Any
+ * later setattr(Array, "__add__", ...) makes CPython reset the slot to its
+ * generic function, which then calls whatever the class holds.
+ */
+#define N_BINARY 11
+static const char *binary_names[N_BINARY] = {
+    "add", "sub", "mul", "truediv", "floordiv", "mod",
+    "and", "or", "xor", "lshift", "rshift"};
+static FastOp *fwd_ops[N_BINARY], *refl_ops[N_BINARY], *inpl_ops[N_BINARY];
+static PyObject *fwd_names[N_BINARY], *refl_names[N_BINARY],
+    *inpl_names[N_BINARY];
+static const binaryfunc direct_fwd[N_BINARY];
+
+/* self.<name>(other) looked up on the type as Python's slot functions do;
+ * NotImplemented when the type has no such attribute. */
+static PyObject *
+call_special(PyObject *self, PyObject *name, PyObject *other)
+{
+    PyObject *f = _PyType_Lookup(Py_TYPE(self), name);
+    if (f == NULL)
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_INCREF(f);
+    PyObject *res;
+    if (PyType_HasFeature(Py_TYPE(f), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+        PyObject *args[2] = {self, other};
+        res = PyObject_Vectorcall(f, args, 2, NULL);
+    }
+    else {
+        descrgetfunc get = Py_TYPE(f)->tp_descr_get;
+        PyObject *bound =
+            get ? get(f, self, (PyObject *)Py_TYPE(self)) : Py_NewRef(f);
+        res = bound ? PyObject_CallOneArg(bound, other) : NULL;
+        Py_XDECREF(bound);
+    }
+    Py_DECREF(f);
+    return res;
+}
+
+static inline int
+has_direct(PyObject *o, int i)
+{
+    PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
+    binaryfunc *slot = NULL;
+    if (nb == NULL)
+        return 0;
+    switch (i) {
+    case 0: slot = &nb->nb_add; break;
+    case 1: slot = &nb->nb_subtract; break;
+    case 2: slot = &nb->nb_multiply; break;
+    case 3: slot = &nb->nb_true_divide; break;
+    case 4: slot = &nb->nb_floor_divide; break;
+    case 5: slot = &nb->nb_remainder; break;
+    case 6: slot = &nb->nb_and; break;
+    case 7: slot = &nb->nb_or; break;
+    case 8: slot = &nb->nb_xor; break;
+    case 9: slot = &nb->nb_lshift; break;
+    default: slot = &nb->nb_rshift; break;
+    }
+    return *slot == direct_fwd[i];
+}
+
+/* Python's protocol for a binary slot (CPython's SLOT1BINFULL), with this
+ * module's functions standing for Python's generic slot function. */
+static PyObject *
+binary_protocol(int i, PyObject *self, PyObject *other)
+{
+    int do_other = !Py_IS_TYPE(self, Py_TYPE(other)) && has_direct(other, i);
+    PyObject *r;
+    if (has_direct(self, i)) {
+        if (do_other && PyType_IsSubtype(Py_TYPE(other), Py_TYPE(self))) {
+            r = call_special(other, refl_names[i], self);
+            if (r != Py_NotImplemented)
+                return r;
+            Py_DECREF(r);
+            do_other = 0;
+        }
+        r = call_special(self, fwd_names[i], other);
+        if (r != Py_NotImplemented || Py_IS_TYPE(other, Py_TYPE(self)))
+            return r;
+        Py_DECREF(r);
+    }
+    if (do_other)
+        return call_special(other, refl_names[i], self);
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
+static PyObject *
+direct_binary(int i, PyObject *v, PyObject *w)
+{
+    if (enabled) {
+        PyObject *r = NOT_FAST;
+        if (IS_ARRAY(v))
+            r = fast_binary(fwd_ops[i], v, w);
+        else if (IS_ARRAY(w))
+            r = fast_binary(refl_ops[i], w, v);
+        if (r != NOT_FAST)
+            return r;
+    }
+    return binary_protocol(i, v, w);
+}
+
+static PyObject *
+direct_inplace(int i, PyObject *v, PyObject *w)
+{
+    if (enabled && IS_ARRAY(v)) {
+        PyObject *r = fast_binary(inpl_ops[i], v, w);
+        if (r != NOT_FAST)
+            return r;
+    }
+    /* Python's slot_nb_inplace_*: self.__iop__(other) */
+    return call_special(v, inpl_names[i], w);
+}
+
+#define DIRECT(I, NAME)                                                        \
+    static PyObject *direct_##NAME(PyObject *v, PyObject *w)                   \
+    {                                                                          \
+        return direct_binary(I, v, w);                                         \
+    }                                                                          \
+    static PyObject *direct_i##NAME(PyObject *v, PyObject *w)                  \
+    {                                                                          \
+        return direct_inplace(I, v, w);                                        \
+    }
+DIRECT(0, add)
+DIRECT(1, sub)
+DIRECT(2, mul)
+DIRECT(3, truediv)
+DIRECT(4, floordiv)
+DIRECT(5, mod)
+DIRECT(6, and)
+DIRECT(7, or)
+DIRECT(8, xor)
+DIRECT(9, lshift)
+DIRECT(10, rshift)
+#undef DIRECT
+
+static binaryfunc *
+number_slot(PyNumberMethods *nb, int i, int inplace)
+{
+    switch (i) {
+    case 0: return inplace ? &nb->nb_inplace_add : &nb->nb_add;
+    case 1: return inplace ? &nb->nb_inplace_subtract : &nb->nb_subtract;
+    case 2: return inplace ? &nb->nb_inplace_multiply : &nb->nb_multiply;
+    case 3: return inplace ? &nb->nb_inplace_true_divide : &nb->nb_true_divide;
+    case 4: return inplace ? &nb->nb_inplace_floor_divide : &nb->nb_floor_divide;
+    case 5: return inplace ? &nb->nb_inplace_remainder : &nb->nb_remainder;
+    case 6: return inplace ? &nb->nb_inplace_and : &nb->nb_and;
+    case 7: return inplace ? &nb->nb_inplace_or : &nb->nb_or;
+    case 8: return inplace ? &nb->nb_inplace_xor : &nb->nb_xor;
+    case 9: return inplace ? &nb->nb_inplace_lshift : &nb->nb_lshift;
+    default: return inplace ? &nb->nb_inplace_rshift : &nb->nb_rshift;
+    }
+}
+
+static const binaryfunc direct_fwd[N_BINARY] = {
+    direct_add, direct_sub, direct_mul, direct_truediv, direct_floordiv,
+    direct_mod, direct_and, direct_or, direct_xor, direct_lshift,
+    direct_rshift};
+static const binaryfunc direct_inpl[N_BINARY] = {
+    direct_iadd, direct_isub, direct_imul, direct_itruediv, direct_ifloordiv,
+    direct_imod, direct_iand, direct_ior, direct_ixor, direct_ilshift,
+    direct_irshift};
+
+/* rich comparisons, by Py_LT ... Py_GE */
+static const char *compare_names[6] = {"__lt__", "__le__", "__eq__",
+                                       "__ne__", "__gt__", "__ge__"};
+static FastOp *cmp_ops[6];
+static richcmpfunc orig_richcompare;
+
+static PyObject *
+direct_richcompare(PyObject *v, PyObject *w, int op)
+{
+    if (enabled && op >= 0 && op < 6 && IS_ARRAY(v)) {
+        PyObject *r = fast_binary(cmp_ops[op], v, w);
+        if (r != NOT_FAST)
+            return r;
+    }
+    return orig_richcompare(v, w, op);
+}
+
+/* unary operators */
+static const char *unary_names[4] = {"__neg__", "__pos__", "__abs__",
+                                     "__invert__"};
+static FastOp *unary_ops[4];
+static unaryfunc orig_unary[4];
+
+static PyObject *
+direct_unary(int i, PyObject *v)
+{
+    if (enabled) {
+        PyObject *r = fast_unary(unary_ops[i], v);
+        if (r != NOT_FAST)
+            return r;
+    }
+    return orig_unary[i](v);
+}
+static PyObject *direct_neg(PyObject *v) { return direct_unary(0, v); }
+static PyObject *direct_pos(PyObject *v) { return direct_unary(1, v); }
+static PyObject *direct_abs(PyObject *v) { return direct_unary(2, v); }
+static PyObject *direct_invert(PyObject *v) { return direct_unary(3, v); }
+
+static unaryfunc *
+unary_slot(PyNumberMethods *nb, int i)
+{
+    switch (i) {
+    case 0: return &nb->nb_negative;
+    case 1: return &nb->nb_positive;
+    case 2: return &nb->nb_absolute;
+    default: return &nb->nb_invert;
+    }
+}
+static const unaryfunc direct_un[4] = {direct_neg, direct_pos, direct_abs,
+                                       direct_invert};
+
+/* indexing */
+static binaryfunc orig_subscript;
+static objobjargproc orig_ass_subscript;
+
+static PyObject *
+direct_subscript(PyObject *x, PyObject *key)
+{
+    if (enabled) {
+        PyObject *r = fast_getitem(x, key);
+        if (r != NOT_FAST)
+            return r;
+    }
+    return orig_subscript(x, key);
+}
+
+static int
+direct_ass_subscript(PyObject *x, PyObject *key, PyObject *value)
+{
+    if (enabled && value != NULL) {
+        int r = fast_setitem(x, key, value);
+        if (r <= 0)
+            return r;
+    }
+    return orig_ass_subscript(x, key, value);
+}
+
+/* The FastOp in Array.__dict__[name] of the given kind, or NULL. */
+static FastOp *
+class_op(const char *name, int kind)
+{
+    PyObject *d = array_type->tp_dict;
+    PyObject *o = d ? PyDict_GetItemString(d, name) : NULL;
+    if (o == NULL || Py_TYPE(o) != &FastOp_Type || ((FastOp *)o)->kind != kind)
+        return NULL;
+    return (FastOp *)o;
+}
+
+static int slots_installed = 0;
+
+static PyObject *
+mod_install_slots(PyObject *mod, PyObject *unused)
+{
+    if (array_type == NULL || slots_installed)
+        Py_RETURN_FALSE;
+    PyNumberMethods *nb = array_type->tp_as_number;
+    PyMappingMethods *mp = array_type->tp_as_mapping;
+    if (nb == NULL || mp == NULL || mp->mp_subscript == NULL ||
+        mp->mp_ass_subscript == NULL || array_type->tp_richcompare == NULL)
+        Py_RETURN_FALSE;
+    /* check everything first: all or nothing */
+    char name[32];
+    for (int i = 0; i < N_BINARY; i++) {
+        PyOS_snprintf(name, sizeof(name), "__%s__", binary_names[i]);
+        fwd_ops[i] = class_op(name, K_FORWARD);
+        PyOS_snprintf(name, sizeof(name), "__r%s__", binary_names[i]);
+        refl_ops[i] = class_op(name, K_REFLECTED);
+        PyOS_snprintf(name, sizeof(name), "__i%s__", binary_names[i]);
+        inpl_ops[i] = class_op(name, K_INPLACE);
+        if (!fwd_ops[i] || !refl_ops[i] || !inpl_ops[i] ||
+            !*number_slot(nb, i, 0) || !*number_slot(nb, i, 1))
+            Py_RETURN_FALSE;
+    }
+    for (int i = 0; i < 6; i++)
+        if ((cmp_ops[i] = class_op(compare_names[i], K_FORWARD)) == NULL)
+            Py_RETURN_FALSE;
+    for (int i = 0; i < 4; i++)
+        if ((unary_ops[i] = class_op(unary_names[i], K_UNARY)) == NULL ||
+            !*unary_slot(nb, i))
+            Py_RETURN_FALSE;
+    if (!class_op("__getitem__", K_GETITEM) || !class_op("__setitem__", K_SETITEM))
+        Py_RETURN_FALSE;
+    for (int i = 0; i < N_BINARY; i++) {
+        PyOS_snprintf(name, sizeof(name), "__%s__", binary_names[i]);
+        fwd_names[i] = PyUnicode_InternFromString(name);
+        PyOS_snprintf(name, sizeof(name), "__r%s__", binary_names[i]);
+        refl_names[i] = PyUnicode_InternFromString(name);
+        PyOS_snprintf(name, sizeof(name), "__i%s__", binary_names[i]);
+        inpl_names[i] = PyUnicode_InternFromString(name);
+        if (!fwd_names[i] || !refl_names[i] || !inpl_names[i])
+            return NULL; /* the names made so far stay (interned, tiny) */
+    }
+    /* keep the FastOps alive for as long as the slots may use them */
+    for (int i = 0; i < N_BINARY; i++) {
+        Py_INCREF(fwd_ops[i]);
+        Py_INCREF(refl_ops[i]);
+        Py_INCREF(inpl_ops[i]);
+        *number_slot(nb, i, 0) = direct_fwd[i];
+        *number_slot(nb, i, 1) = direct_inpl[i];
+    }
+    for (int i = 0; i < 6; i++)
+        Py_INCREF(cmp_ops[i]);
+    orig_richcompare = array_type->tp_richcompare;
+    array_type->tp_richcompare = direct_richcompare;
+    for (int i = 0; i < 4; i++) {
+        Py_INCREF(unary_ops[i]);
+        orig_unary[i] = *unary_slot(nb, i);
+        *unary_slot(nb, i) = direct_un[i];
+    }
+    orig_subscript = mp->mp_subscript;
+    mp->mp_subscript = direct_subscript;
+    orig_ass_subscript = mp->mp_ass_subscript;
+    mp->mp_ass_subscript = direct_ass_subscript;
+    slots_installed = 1;
+    Py_RETURN_TRUE;
+}
+
 /* ---- module functions ------------------------------------------------------ */
 static PyObject *
 mod_wrap(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
@@ -1069,6 +1392,8 @@ static PyMethodDef mod_methods[] = {
     {"_setup", mod_setup, METH_VARARGS,
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
      "may_overlap, mT_getter, operator.getitem, operator.setitem)."},
+    {"_install_slots", mod_install_slots, METH_NOARGS,
+     "Put the compiled operators in Array's type slots (once)."},
     {"_set_enabled", mod_set_enabled, METH_O,
      "Switch the fast cases on or off (tests); returns the old state."},
     {NULL}};
