@@ -419,16 +419,20 @@ def test_instrument_sees_compiled_calls() -> None:
 @needs_fastpath
 def test_portability_report_wraps_and_restores_compiled_operators() -> None:
     import ocean_ext
+    from ocean_array_api import _fastpath
 
+    assert _fastpath._slots_active()
     before = {n: xp.Array.__dict__[n] for n in ("__add__", "__getitem__", "__iadd__")}
     x = xp.asarray([1.0, 2.0])
     with ocean_ext.portability_report() as report:
         y = x + np.float32(1.0)  # a NumPy scalar: accepted and reported
         assert np.asarray(y).tolist() == [2.0, 3.0]
         assert xp.Array.__dict__["__add__"] is not before["__add__"]
+        assert not _fastpath._slots_active()  # CPython's generic slots meanwhile
     assert len(report) >= 1
     for n, op in before.items():
         assert xp.Array.__dict__[n] is op
+    assert _fastpath._slots_active()  # the compiled slots are back
     with pytest.raises(TypeError):
         _ = x + np.float32(1.0)
 

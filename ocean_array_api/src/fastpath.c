@@ -1177,71 +1177,116 @@ class_op(const char *name, int kind)
 
 static int slots_installed = 0;
 
+/* Put the direct functions into Array's slots; again after a setattr on
+ * Array put the FastOps back (ocean_ext.portability_report's exit), since
+ * CPython then set its generic slot functions.  All or nothing: False when
+ * any of the methods is not the expected FastOp. */
 static PyObject *
 mod_install_slots(PyObject *mod, PyObject *unused)
 {
-    if (array_type == NULL || slots_installed)
+    if (array_type == NULL)
         Py_RETURN_FALSE;
     PyNumberMethods *nb = array_type->tp_as_number;
     PyMappingMethods *mp = array_type->tp_as_mapping;
     if (nb == NULL || mp == NULL || mp->mp_subscript == NULL ||
         mp->mp_ass_subscript == NULL || array_type->tp_richcompare == NULL)
         Py_RETURN_FALSE;
-    /* check everything first: all or nothing */
+    FastOp *fwd[N_BINARY], *refl[N_BINARY], *inpl[N_BINARY], *cmp[6], *un[4];
     char name[32];
     for (int i = 0; i < N_BINARY; i++) {
         PyOS_snprintf(name, sizeof(name), "__%s__", binary_names[i]);
-        fwd_ops[i] = class_op(name, K_FORWARD);
+        fwd[i] = class_op(name, K_FORWARD);
         PyOS_snprintf(name, sizeof(name), "__r%s__", binary_names[i]);
-        refl_ops[i] = class_op(name, K_REFLECTED);
+        refl[i] = class_op(name, K_REFLECTED);
         PyOS_snprintf(name, sizeof(name), "__i%s__", binary_names[i]);
-        inpl_ops[i] = class_op(name, K_INPLACE);
-        if (!fwd_ops[i] || !refl_ops[i] || !inpl_ops[i] ||
-            !*number_slot(nb, i, 0) || !*number_slot(nb, i, 1))
+        inpl[i] = class_op(name, K_INPLACE);
+        if (!fwd[i] || !refl[i] || !inpl[i] || !*number_slot(nb, i, 0) ||
+            !*number_slot(nb, i, 1))
             Py_RETURN_FALSE;
     }
     for (int i = 0; i < 6; i++)
-        if ((cmp_ops[i] = class_op(compare_names[i], K_FORWARD)) == NULL)
+        if ((cmp[i] = class_op(compare_names[i], K_FORWARD)) == NULL)
             Py_RETURN_FALSE;
     for (int i = 0; i < 4; i++)
-        if ((unary_ops[i] = class_op(unary_names[i], K_UNARY)) == NULL ||
+        if ((un[i] = class_op(unary_names[i], K_UNARY)) == NULL ||
             !*unary_slot(nb, i))
             Py_RETURN_FALSE;
     if (!class_op("__getitem__", K_GETITEM) || !class_op("__setitem__", K_SETITEM))
         Py_RETURN_FALSE;
-    for (int i = 0; i < N_BINARY; i++) {
-        PyOS_snprintf(name, sizeof(name), "__%s__", binary_names[i]);
-        fwd_names[i] = PyUnicode_InternFromString(name);
-        PyOS_snprintf(name, sizeof(name), "__r%s__", binary_names[i]);
-        refl_names[i] = PyUnicode_InternFromString(name);
-        PyOS_snprintf(name, sizeof(name), "__i%s__", binary_names[i]);
-        inpl_names[i] = PyUnicode_InternFromString(name);
-        if (!fwd_names[i] || !refl_names[i] || !inpl_names[i])
-            return NULL; /* the names made so far stay (interned, tiny) */
+    if (!slots_installed) {
+        for (int i = 0; i < N_BINARY; i++) {
+            PyOS_snprintf(name, sizeof(name), "__%s__", binary_names[i]);
+            fwd_names[i] = PyUnicode_InternFromString(name);
+            PyOS_snprintf(name, sizeof(name), "__r%s__", binary_names[i]);
+            refl_names[i] = PyUnicode_InternFromString(name);
+            PyOS_snprintf(name, sizeof(name), "__i%s__", binary_names[i]);
+            inpl_names[i] = PyUnicode_InternFromString(name);
+            if (!fwd_names[i] || !refl_names[i] || !inpl_names[i])
+                return NULL; /* names made so far stay (interned, tiny) */
+        }
     }
-    /* keep the FastOps alive for as long as the slots may use them */
+    /* strong references: the slots use them for as long as they are set */
     for (int i = 0; i < N_BINARY; i++) {
-        Py_INCREF(fwd_ops[i]);
-        Py_INCREF(refl_ops[i]);
-        Py_INCREF(inpl_ops[i]);
+        Py_INCREF(fwd[i]);
+        Py_INCREF(refl[i]);
+        Py_INCREF(inpl[i]);
+        if (slots_installed) {
+            Py_DECREF(fwd_ops[i]);
+            Py_DECREF(refl_ops[i]);
+            Py_DECREF(inpl_ops[i]);
+        }
+        fwd_ops[i] = fwd[i];
+        refl_ops[i] = refl[i];
+        inpl_ops[i] = inpl[i];
         *number_slot(nb, i, 0) = direct_fwd[i];
         *number_slot(nb, i, 1) = direct_inpl[i];
     }
-    for (int i = 0; i < 6; i++)
-        Py_INCREF(cmp_ops[i]);
-    orig_richcompare = array_type->tp_richcompare;
-    array_type->tp_richcompare = direct_richcompare;
-    for (int i = 0; i < 4; i++) {
-        Py_INCREF(unary_ops[i]);
-        orig_unary[i] = *unary_slot(nb, i);
-        *unary_slot(nb, i) = direct_un[i];
+    for (int i = 0; i < 6; i++) {
+        Py_INCREF(cmp[i]);
+        if (slots_installed)
+            Py_DECREF(cmp_ops[i]);
+        cmp_ops[i] = cmp[i];
     }
-    orig_subscript = mp->mp_subscript;
-    mp->mp_subscript = direct_subscript;
-    orig_ass_subscript = mp->mp_ass_subscript;
-    mp->mp_ass_subscript = direct_ass_subscript;
+    /* the generic slot functions these fall back on (never our own) */
+    if (array_type->tp_richcompare != direct_richcompare) {
+        orig_richcompare = array_type->tp_richcompare;
+        array_type->tp_richcompare = direct_richcompare;
+    }
+    for (int i = 0; i < 4; i++) {
+        Py_INCREF(un[i]);
+        if (slots_installed)
+            Py_DECREF(unary_ops[i]);
+        unary_ops[i] = un[i];
+        if (*unary_slot(nb, i) != direct_un[i]) {
+            orig_unary[i] = *unary_slot(nb, i);
+            *unary_slot(nb, i) = direct_un[i];
+        }
+    }
+    if (mp->mp_subscript != direct_subscript) {
+        orig_subscript = mp->mp_subscript;
+        mp->mp_subscript = direct_subscript;
+    }
+    if (mp->mp_ass_subscript != direct_ass_subscript) {
+        orig_ass_subscript = mp->mp_ass_subscript;
+        mp->mp_ass_subscript = direct_ass_subscript;
+    }
     slots_installed = 1;
     Py_RETURN_TRUE;
+}
+
+static PyObject *
+mod_slots_active(PyObject *mod, PyObject *unused)
+{
+    /* whether Array's slots hold the direct functions (tests) */
+    if (array_type == NULL || array_type->tp_as_number == NULL ||
+        array_type->tp_as_mapping == NULL)
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(
+        array_type->tp_as_number->nb_add == direct_add &&
+        array_type->tp_as_number->nb_inplace_add == direct_iadd &&
+        array_type->tp_richcompare == direct_richcompare &&
+        array_type->tp_as_mapping->mp_subscript == direct_subscript &&
+        array_type->tp_as_mapping->mp_ass_subscript == direct_ass_subscript);
 }
 
 /* ---- module functions ------------------------------------------------------ */
@@ -1393,7 +1438,10 @@ static PyMethodDef mod_methods[] = {
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
      "may_overlap, mT_getter, operator.getitem, operator.setitem)."},
     {"_install_slots", mod_install_slots, METH_NOARGS,
-     "Put the compiled operators in Array's type slots (once)."},
+     "Put the compiled operators in Array's type slots (again after a "
+     "setattr on Array restored them)."},
+    {"_slots_active", mod_slots_active, METH_NOARGS,
+     "Whether Array's type slots hold the compiled functions (tests)."},
     {"_set_enabled", mod_set_enabled, METH_O,
      "Switch the fast cases on or off (tests); returns the old state."},
     {NULL}};
