@@ -42,5 +42,16 @@ setup(
             define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
             extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
         ),
+        # The compiled fast path of the Array front end (operators, indexing,
+        # attributes; ocean_array_api/src/fastpath.c).  Optional: without it
+        # the Python front end runs alone.
+        Extension(
+            "ocean_array_api._fastpath",
+            sources=["ocean_array_api/src/fastpath.c"],
+            include_dirs=[np.get_include()],
+            define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
+            extra_compile_args=[] if sys.platform == "win32" else ["-O2"],
+            optional=True,
+        ),
     ]
 )

@@ -12,6 +12,8 @@ operator and the function can never disagree.
 
 from __future__ import annotations
 
+import operator
+import os
 import types
 from typing import Any
 
@@ -23,15 +25,33 @@ from ._flags import API_VERSION, check_version
 
 __all__ = ["Array"]
 
+# The compiled fast path (``_fastpath``, ocean_array_api/src/fastpath.c): the
+# base class holding the three fields, and compiled operators, indexing and
+# attributes installed below.  ``OCEAN_ARRAY_API_FASTPATH=0`` at import, or an
+# unbuilt extension, leaves the pure Python classes.  Python stays the single
+# definition of behaviour: the compiled code calls it for every case it does
+# not take itself (see docs/dev/fastpath.md).
+_fp: Any = None
+if os.environ.get("OCEAN_ARRAY_API_FASTPATH", "1").strip() != "0":
+    try:
+        from . import _fastpath as _fp
+    except ImportError:  # not built: the Python front end alone
+        _fp = None
+_FASTPATH = _fp is not None
+_Base: Any = _fp.ArrayBase if _FASTPATH else object
 
-class Array:
+
+class Array(_Base):  # type: ignore[misc]
     """An n-dimensional array of the Array API standard.
 
     Create arrays with the namespace's creation functions (``asarray``,
     ``zeros``, ...), never with ``Array(...)``.
     """
 
-    __slots__ = ("__weakref__", "_data", "_device", "_dtype")
+    # With the fast path, the compiled base class holds the three fields.
+    __slots__ = (
+        ("__weakref__",) if _FASTPATH else ("__weakref__", "_data", "_device", "_dtype")
+    )
     _data: Any  # the native array (numpy.ndarray, cupy.ndarray, ...)
     _device: Device
     _dtype: DType
@@ -242,11 +262,7 @@ class Array:
                 except TypeError:
                     pass
                 else:
-                    out = _object_new(Array)  # _wrap, inlined (views are hot)
-                    out._data = view
-                    out._dtype = self._dtype
-                    out._device = self._device
-                    return out
+                    return _wrap(view, self._dtype, self._device)
         elif tk is int and data.ndim:
             n = data.shape[0]
             if n is not None and -n <= key < n:
@@ -405,6 +421,10 @@ def _wrap(data: Any, dtype: DType, device: Device) -> Array:
     return a
 
 
+if _FASTPATH:
+    _wrap = _fp._wrap
+
+
 def _root(data: Any) -> Any:
     """The native array at the end of ``data``'s chain of bases (the memory's owner)."""
     base = getattr(data, "base", None)
@@ -463,3 +483,42 @@ def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:
 
 
 from ._devices import CPU as _CPU  # noqa: E402
+
+
+def _install_fastpath() -> None:
+    """Put the compiled attributes, ``__getitem__`` and ``__setitem__`` on Array."""
+    std = _FAST_DTYPES
+    flags = tuple(
+        (1 if d in _dt._numeric else 0)
+        | (2 if d in _dt._floating else 0)
+        | (4 if d in _dt._integer else 0)
+        | (8 if d is _dt.bool else 0)
+        | (16 if d is _dt.float64 else 0)
+        for d in std
+    )
+    real = tuple(std.index(_dt.REAL_OF.get(d, d)) for d in std)
+    mt = Array.__dict__["mT"].fget
+    # operator.getitem/setitem: the CPU table's entries, which the compiled
+    # code then replaces by direct calls (other entries, e.g. instrument's
+    # wrappers, are called).
+    _fp._setup(
+        Array, std, flags, real, vars(_hooks), _hooks._writable_default,
+        _may_overlap, mt, operator.getitem, operator.setitem,
+    )  # fmt: skip
+    base = vars(_fp.ArrayBase)
+    for name in ("dtype", "device", "shape", "ndim", "size", "mT"):
+        setattr(Array, name, base[name])
+    getitem = Array.__dict__["__getitem__"]
+    setitem = Array.__dict__["__setitem__"]
+    Array.__getitem__ = _fp._make_op(getitem, "getitem", "getitem", 0, "same")  # type: ignore[method-assign]
+    Array.__setitem__ = _fp._make_op(setitem, "setitem", "setitem", 0, "same")  # type: ignore[method-assign]
+
+
+def _allowed_mask(allowed: Any) -> int:
+    """The fast path's bit mask of the standard dtypes in ``allowed``."""
+    return sum(1 << i for i, d in enumerate(_FAST_DTYPES) if d in allowed)
+
+
+_FAST_DTYPES: tuple[DType, ...] = tuple(sorted(_dt._all, key=lambda d: d._name))
+if _FASTPATH:
+    _install_fastpath()

@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from . import _devices
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
+from ._devices import CPU as _CPU
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import (
@@ -88,6 +90,14 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
 
 # NumPy's inference from Python data -> our dtype, where it agrees with the
 # standard's defaults (anything else goes through the careful path).
+_ndarray = np.ndarray
+_scope_get = _devices._scope.get
+# id(NumPy's descriptor) -> standard DType, for asarray's fast path.  The
+# built-in native-order descriptors are singletons (np.zeros(3).dtype is
+# np.dtype("float64")); the dict keeps them alive, so the ids stay valid.
+_HOST_DESCRS = [(np.dtype(d._native), d) for d in _dt._all]
+_HOST_DTYPES = {id(n): d for n, d in _HOST_DESCRS if n.isnative}
+
 _PYTHON_DEFAULTS = {
     np.dtype(np.bool_): _dt.bool,
     np.dtype(np.int64): _dt.DEFAULT_INT,
@@ -132,6 +142,22 @@ def asarray(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.asarray.html
     """
+    if (
+        obj.__class__ is _ndarray
+        and dtype is None
+        and device is None
+        and copy is None
+        and (dt := _HOST_DTYPES.get(id(obj.dtype))) is not None
+    ):
+        # Fast path: a NumPy array of a standard dtype in native byte order
+        # (NumPy's own descriptors, compared by identity), no keywords, and
+        # the CPU as the default device (default_device(), inlined): the array
+        # itself, as the general path below gives.
+        if not _scope_get() and _devices._env_checked and _devices._env_default is None:
+            return _wrap(obj, dt, _CPU)
+        dev = default_device()
+        if dev._kind == "cpu":
+            return _wrap(obj, dt, dev)
     where = "asarray()"
     # (checks inlined: asarray of a short list is a benchmarked small op)
     dt = None if dtype is None else check_dtype_arg(dtype, where)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as _np
 
+from . import _array_object as _ao
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
@@ -25,7 +26,6 @@ _SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/arr
 
 _bool = _dt.bool
 _float64 = _dt.float64
-_new = object.__new__
 # Python scalar type -> dtypes of arrays it may be combined with (fast path).
 _SCALAR_OK = {int: _dt._numeric, float: _dt._floating}
 
@@ -209,17 +209,11 @@ def _binary(
                 raise _overflow_error(where, exc) from None
             if res.__class__ is not dev._native:
                 res = dev._backend.to_native(res)
-            # _wrap, inlined: this is the hottest path of the library.
-            out = _new(Array)
-            out._data = res
-            out._device = dev
             if result == "promote":
-                out._dtype = dt
-            elif result == "bool":
-                out._dtype = _bool
-            else:
-                out._dtype = _float64 if dt in _dt._integer else dt
-            return out
+                return _wrap(res, dt, dev)
+            if result == "bool":
+                return _wrap(res, _bool, dev)
+            return _wrap(res, _float64 if dt in _dt._integer else dt, dev)
 
         return func
 
@@ -253,19 +247,16 @@ def _unary(
         res = dev._ops[name](x._data)
         if res.__class__ is not dev._native:
             res = dev._backend.to_native(res)
-        out = _new(Array)  # _wrap, inlined
-        out._data = res
-        out._device = dev
         if result == "same":
-            out._dtype = dt
-        elif result == "bool":
-            out._dtype = _bool
-        else:
-            out._dtype = _dt.REAL_OF.get(dt, dt)
-        return out
+            return _wrap(res, dt, dev)
+        if result == "bool":
+            return _wrap(res, _bool, dev)
+        return _wrap(res, _dt.REAL_OF.get(dt, dt), dev)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"{doc}\n\nSee {_SPEC.format(name)}"
+    func._allowed = allowed  # type: ignore[attr-defined]
+    func._result = result  # type: ignore[attr-defined]
     return func
 
 
@@ -520,6 +511,13 @@ def _install_operators() -> None:
 
         return op
 
+    def compiled(op: Callable[..., Any], kind: str, func: Any) -> Any:
+        """``op`` with the compiled fast path in front (when built and enabled)."""
+        if not _ao._FASTPATH:
+            return op
+        mask = _ao._allowed_mask(func._allowed)
+        return _ao._fp._make_op(op, kind, func.__name__, mask, func._result)
+
     table = {
         "add": add, "sub": subtract, "mul": multiply, "truediv": divide,
         "floordiv": floor_divide, "mod": remainder, "pow": pow,
@@ -527,14 +525,14 @@ def _install_operators() -> None:
         "lshift": bitwise_left_shift, "rshift": bitwise_right_shift,
     }  # fmt: skip
     for short, func in table.items():
-        setattr(Array, f"__{short}__", forward(func))
-        setattr(Array, f"__r{short}__", reflected(func))
-        setattr(Array, f"__i{short}__", inplace(func))
+        setattr(Array, f"__{short}__", compiled(forward(func), "forward", func))
+        setattr(Array, f"__r{short}__", compiled(reflected(func), "reflected", func))
+        setattr(Array, f"__i{short}__", compiled(inplace(func), "inplace", func))
     for short, func in {
         "eq": equal, "ne": not_equal, "lt": less, "le": less_equal,
         "gt": greater, "ge": greater_equal,
     }.items():  # fmt: skip
-        setattr(Array, f"__{short}__", forward(func))
+        setattr(Array, f"__{short}__", compiled(forward(func), "forward", func))
     for short, func in {
         "neg": negative, "pos": positive, "abs": abs, "invert": bitwise_invert,
     }.items():  # fmt: skip
@@ -542,7 +540,11 @@ def _install_operators() -> None:
         def unary_op(self: Array, /, _f: Callable[..., Array] = func) -> Array:
             return _f(self)
 
-        setattr(Array, f"__{short}__", unary_op)
+        unary_op.__name__ = unary_op.__qualname__ = f"Array.__{short}__"
+        setattr(Array, f"__{short}__", compiled(unary_op, "unary", func))
+    if _ao._FASTPATH:
+        # the compiled operators and indexing straight into Array's type slots
+        _ao._fp._install_slots()
 
 
 _install_operators()

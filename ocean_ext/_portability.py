@@ -305,6 +305,16 @@ def _uninstall() -> None:
         for (owner, name), value in _originals.items():
             setattr(owner, name, value)
         _originals.clear()
+        # setattr on Array made CPython reset its operator slots to the
+        # generic ones: put the compiled fast path back (docs/dev/fastpath.md)
+        _restore_fast_slots()
+
+
+def _restore_fast_slots() -> None:
+    from ocean_array_api import _array_object
+
+    if _array_object._FASTPATH:
+        _array_object._fp._install_slots()
 
 
 # Functions whose arguments are anything by design.

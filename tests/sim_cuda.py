@@ -71,7 +71,13 @@ class _CheckedDType:
 
 
 def _check_labels() -> None:
-    slot = Array.__dict__["_dtype"]
+    # With the compiled fast path the slot is the base class's (a member
+    # descriptor of ``_fastpath.ArrayBase``), and arrays the compiled code
+    # makes bypass this check; the CI run with OCEAN_ARRAY_API_FASTPATH=0
+    # checks every array.
+    slot = Array.__dict__.get("_dtype")
+    if slot is None:
+        slot = next(vars(k)["_dtype"] for k in Array.__mro__ if "_dtype" in vars(k))
     if not isinstance(slot, _CheckedDType):
         Array._dtype = _CheckedDType(slot)  # type: ignore[assignment,misc]
 

@@ -1,0 +1,527 @@
+"""The compiled fast path (``ocean_array_api._fastpath``) changes nothing but speed.
+
+Every operation below runs twice, with the compiled cases switched on and off
+(``_fastpath._set_enabled``; off, every compiled operator calls the Python
+definition it wraps), and must give the same result (values, dtype, device,
+and whether it is a view) or the same exception type and message.  A
+subprocess checks that ``OCEAN_ARRAY_API_FASTPATH=0`` gives the pure Python
+classes and the same answers.  ocean_ext's hooks must still take effect, and
+the compiled code must not leak references.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ocean_array_api as xp
+from ocean_array_api import _array_object as _ao
+from ocean_array_api._devices import Device
+
+_CPU1 = Device("cpu", 1)
+
+BUILT = importlib.util.find_spec("ocean_array_api._fastpath") is not None
+ACTIVE = _ao._FASTPATH
+needs_fastpath = pytest.mark.skipif(
+    not ACTIVE,
+    reason="the compiled fast path is not built or OCEAN_ARRAY_API_FASTPATH=0",
+)
+
+
+def _outcome(fn: Callable[[], Any]) -> tuple[Any, ...]:
+    """What ``fn()`` did: its result as plain data, or its exception."""
+    try:
+        res = fn()
+    except Exception as exc:  # every exception is compared
+        return ("raised", type(exc).__name__, str(exc))
+    if res.__class__ is xp.Array:
+        return (
+            "array",
+            str(res.dtype),
+            str(res.device),
+            res.shape,
+            np.asarray(res.to_device("cpu")).tolist(),
+        )
+    return ("value", repr(res))
+
+
+def _arrays() -> dict[str, Any]:
+    f = xp.asarray([1.5, -2.0, 3.0, 0.0])
+    return {
+        "f": f,
+        "g": xp.asarray([4.0, 5.0, -6.0, 7.0]),
+        "f32": xp.asarray([1.0, 2.0, 3.0, 4.0], dtype=xp.float32),
+        "i": xp.asarray([1, 2, 3, 4]),
+        "i8": xp.asarray([1, 2, 3, 100], dtype=xp.int8),
+        "u8": xp.asarray([1, 2, 3, 4], dtype=xp.uint8),
+        "b": xp.asarray([True, False, True, False]),
+        "c": xp.asarray([1 + 2j, 3j, -1.0, 0.0]),
+        "m": xp.reshape(xp.arange(12.0), (3, 4)),
+        "z0": xp.asarray(2.5),
+        "idx": xp.asarray([0, 3, -1]),
+        "bad_idx": xp.asarray([0, 9]),
+        "mask": xp.asarray([True, False, True, True]),
+        "mask3": xp.asarray([True, False, True]),
+        "fidx": xp.asarray([0.0]),
+        "other": xp.asarray([1.0, 2.0, 3.0, 4.0], device=_CPU1),
+        "npa": np.arange(4.0),
+    }
+
+
+# (name, operation on the dict of fresh arrays)
+READS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("f+g", lambda a: a["f"] + a["g"]),
+    ("f-1", lambda a: a["f"] - 1),
+    ("1-f", lambda a: 1 - a["f"]),
+    ("2.5/f", lambda a: 2.5 / a["f"]),
+    ("f**2", lambda a: a["f"] ** 2),
+    ("2.0**f", lambda a: 2.0 ** a["f"]),
+    ("i/i", lambda a: a["i"] / a["i"]),
+    ("i//2", lambda a: a["i"] // 2),
+    ("i%3", lambda a: a["i"] % 3),
+    ("i+1.5", lambda a: a["i"] + 1.5),
+    ("i8+300", lambda a: a["i8"] + 300),
+    ("i8*i8", lambda a: a["i8"] * a["i8"]),
+    ("u8-(-1)", lambda a: a["u8"] - (-1)),
+    ("i&3", lambda a: a["i"] & 3),
+    ("i<<1", lambda a: a["i"] << 1),
+    ("f&1", lambda a: a["f"] & 1),
+    ("b|b", lambda a: a["b"] | a["b"]),
+    ("b+b", lambda a: a["b"] + a["b"]),
+    ("b+True", lambda a: a["b"] + True),
+    ("f+True", lambda a: a["f"] + True),
+    ("f+f32", lambda a: a["f"] + a["f32"]),
+    ("f+i", lambda a: a["f"] + a["i"]),
+    ("f+c", lambda a: a["f"] + a["c"]),
+    ("c*c", lambda a: a["c"] * a["c"]),
+    ("f+1j", lambda a: a["f"] + 1j),
+    ("f+other", lambda a: a["f"] + a["other"]),
+    ("f+m", lambda a: a["f"] + a["m"]),
+    ("f+m3", lambda a: a["f"][:3] + a["m"]),
+    ("f+np", lambda a: a["f"] + a["npa"]),
+    ("f+np.float64", lambda a: a["f"] + np.float64(2.0)),
+    ("f+np.int64", lambda a: a["f"] + np.int64(2)),
+    ("f+'s'", lambda a: a["f"] + "s"),
+    ("f+None", lambda a: a["f"] + None),
+    ("f<g", lambda a: a["f"] < a["g"]),
+    ("f<=1", lambda a: a["f"] <= 1),
+    ("f==g", lambda a: a["f"] == a["g"]),
+    ("f!=2.0", lambda a: a["f"] != 2.0),
+    ("c<c", lambda a: a["c"] < a["c"]),
+    ("b>b", lambda a: a["b"] > a["b"]),
+    ("z0+z0", lambda a: a["z0"] + a["z0"]),
+    ("z0*2", lambda a: a["z0"] * 2),
+    ("-f", lambda a: -a["f"]),
+    ("+i", lambda a: +a["i"]),
+    ("abs(c)", lambda a: abs(a["c"])),
+    ("abs(f)", lambda a: abs(a["f"])),
+    ("~i", lambda a: ~a["i"]),
+    ("~b", lambda a: ~a["b"]),
+    ("~f", lambda a: ~a["f"]),
+    ("-b", lambda a: -a["b"]),
+    ("-z0", lambda a: -a["z0"]),
+    ("f@g", lambda a: a["f"] @ a["g"]),
+    ("f.__add__(g)", lambda a: a["f"].__add__(a["g"])),
+    ("Array.__add__(f,g)", lambda a: xp.Array.__add__(a["f"], a["g"])),
+    ("f.__add__()", lambda a: a["f"].__add__()),
+    ("f.__add__(g, x=1)", lambda a: a["f"].__add__(a["g"], x=1)),
+    ("f.__add__(np)", lambda a: a["f"].__add__(a["npa"])),
+    # indexing
+    ("f[1]", lambda a: a["f"][1]),
+    ("f[-4]", lambda a: a["f"][-4]),
+    ("f[4]", lambda a: a["f"][4]),
+    ("f[-5]", lambda a: a["f"][-5]),
+    ("f[2**70]", lambda a: a["f"][2**70]),
+    ("f[1:3]", lambda a: a["f"][1:3]),
+    ("f[::-2]", lambda a: a["f"][::-2]),
+    ("f[::0]", lambda a: a["f"][::0]),
+    ("f[1.0:]", lambda a: a["f"][1.0:]),
+    ("f[np.int64(1):]", lambda a: a["f"][np.int64(1) :]),
+    ("f[...]", lambda a: a["f"][...]),
+    ("f[..., ...]", lambda a: a["f"][..., ...]),
+    ("f[()]", lambda a: a["f"][()]),
+    ("z0[()]", lambda a: a["z0"][()]),
+    ("z0[...]", lambda a: a["z0"][...]),
+    ("z0[0]", lambda a: a["z0"][0]),
+    ("z0[:]", lambda a: a["z0"][:]),
+    ("f[None]", lambda a: a["f"][None]),
+    ("f[True]", lambda a: a["f"][True]),
+    ("f[1.0]", lambda a: a["f"][1.0]),
+    ("f[[0, 1]]", lambda a: a["f"][[0, 1]]),
+    ("f[idx]", lambda a: a["f"][a["idx"]]),
+    ("f[bad_idx]", lambda a: a["f"][a["bad_idx"]]),
+    ("f[mask]", lambda a: a["f"][a["mask"]]),
+    ("f[mask3]", lambda a: a["f"][a["mask3"]]),
+    ("f[fidx]", lambda a: a["f"][a["fidx"]]),
+    ("f[other]", lambda a: a["f"][xp.asarray([0], device=_CPU1)]),
+    ("m[1, 2]", lambda a: a["m"][1, 2]),
+    ("m[-1]", lambda a: a["m"][-1]),
+    ("m[1, :]", lambda a: a["m"][1, :]),
+    ("m[:, 1]", lambda a: a["m"][:, 1]),
+    ("m[..., 1]", lambda a: a["m"][..., 1]),
+    ("m[..., 4]", lambda a: a["m"][..., 4]),
+    ("m[1, ...]", lambda a: a["m"][1, ...]),
+    ("m[3, 0]", lambda a: a["m"][3, 0]),
+    ("m[0, 4]", lambda a: a["m"][0, 4]),
+    ("m[0, 1, 2]", lambda a: a["m"][0, 1, 2]),
+    ("m[::2, ::-1]", lambda a: a["m"][::2, ::-1]),
+    ("m[idx]", lambda a: a["m"][xp.asarray([0, 2])]),
+    ("m[mask]", lambda a: a["m"][xp.asarray([True, False, True])]),
+    ("m.mT", lambda a: a["m"].mT),
+    ("f.mT", lambda a: a["f"].mT),
+    ("f.T", lambda a: a["f"].T),
+    ("m.shape", lambda a: a["m"].shape),
+    ("m.ndim", lambda a: a["m"].ndim),
+    ("m.size", lambda a: a["m"].size),
+    ("m.dtype", lambda a: a["m"].dtype),
+    ("other.device", lambda a: a["other"].device),
+    ("asarray(np)", lambda a: xp.asarray(a["npa"])),
+    ("asarray(np big-endian)", lambda a: xp.asarray(np.arange(3.0).astype(">f8"))),
+    ("asarray(np int32)", lambda a: xp.asarray(np.arange(3, dtype=np.int32))),
+    ("asarray(np float16)", lambda a: xp.asarray(np.arange(3, dtype=np.float16))),
+    ("asarray(np object)", lambda a: xp.asarray(np.array([1, None]))),
+    ("asarray(np, cpu:1)", lambda a: xp.asarray(a["npa"], device=_CPU1)),
+]
+
+
+def _write(target: str, key: Callable[[dict[str, Any]], Any], value: Any) -> Any:
+    def op(a: dict[str, Any]) -> Any:
+        x = a[target]
+        k = key(a)
+        v = value(a) if callable(value) else value
+        x[k] = v
+        return x
+
+    return op
+
+
+def _inplace(target: str, fn: Callable[[Any, Any], Any], value: Any) -> Any:
+    def op(a: dict[str, Any]) -> Any:
+        x = a[target]
+        before = x
+        v = value(a) if callable(value) else value
+        x = fn(x, v)
+        assert x is before
+        return x
+
+    return op
+
+
+def _iadd(x: Any, v: Any) -> Any:
+    x += v
+    return x
+
+
+def _itruediv(x: Any, v: Any) -> Any:
+    x /= v
+    return x
+
+
+def _iand(x: Any, v: Any) -> Any:
+    x &= v
+    return x
+
+
+WRITES: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("f[...] = g", _write("f", lambda a: ..., lambda a: a["g"])),
+    ("f[...] = 1.0", _write("f", lambda a: ..., 1.0)),
+    ("f[...] = 1", _write("f", lambda a: ..., 1)),
+    ("f[...] = True", _write("f", lambda a: ..., True)),
+    ("f[...] = 1j", _write("f", lambda a: ..., 1j)),
+    ("f[...] = f32", _write("f", lambda a: ..., lambda a: a["f32"])),
+    ("f32[...] = f", _write("f32", lambda a: ..., lambda a: a["f"])),
+    ("f[...] = other", _write("f", lambda a: ..., lambda a: a["other"])),
+    ("f[...] = m", _write("f", lambda a: ..., lambda a: a["m"])),
+    ("f[1:3] = g[:2]", _write("f", lambda a: slice(1, 3), lambda a: a["g"][:2])),
+    ("f[1:] = f[:3]", _write("f", lambda a: slice(1, None), lambda a: a["f"][:3])),
+    (
+        "f[::2] = f[:2]",
+        _write("f", lambda a: slice(None, None, 2), lambda a: a["f"][:2]),
+    ),
+    ("f[::0] = 1.0", _write("f", lambda a: slice(None, None, 0), 1.0)),
+    ("f[0] = 9.0", _write("f", lambda a: 0, 9.0)),
+    ("f[4] = 9.0", _write("f", lambda a: 4, 9.0)),
+    ("f[0] = g", _write("f", lambda a: 0, lambda a: a["g"])),
+    ("f[0] = 'x'", _write("f", lambda a: 0, "x")),
+    ("i[0] = 1.5", _write("i", lambda a: 0, 1.5)),
+    ("i8[0] = 300", _write("i8", lambda a: 0, 300)),
+    ("i8[...] = -129", _write("i8", lambda a: ..., -129)),
+    ("u8[1:] = -1", _write("u8", lambda a: slice(1, None), -1)),
+    ("b[0] = 1", _write("b", lambda a: 0, 1)),
+    ("b[...] = False", _write("b", lambda a: ..., False)),
+    ("m[1, 2] = 5.0", _write("m", lambda a: (1, 2), 5.0)),
+    ("m[3, 2] = 5.0", _write("m", lambda a: (3, 2), 5.0)),
+    ("m[..., 0] = f[:3]", _write("m", lambda a: (..., 0), lambda a: a["f"][:3])),
+    ("m[:, ::2] = 1", _write("m", lambda a: (slice(None), slice(None, None, 2)), 1)),
+    ("m[m.mT]", _write("m", lambda a: ..., lambda a: a["m"].mT)),
+    ("m[...] = m[::-1]", _write("m", lambda a: ..., lambda a: a["m"][::-1])),
+    ("f[idx] = 0.0", _write("f", lambda a: a["idx"], 0.0)),
+    ("f[bad_idx] = 0.0", _write("f", lambda a: a["bad_idx"], 0.0)),
+    ("f[mask] = g[:3]", _write("f", lambda a: a["mask"], lambda a: a["g"][:3])),
+    ("f[mask] = -1.0", _write("f", lambda a: a["mask"], -1.0)),
+    ("f[mask3] = 1.0", _write("f", lambda a: a["mask3"], 1.0)),
+    ("f[fidx] = 1.0", _write("f", lambda a: a["fidx"], 1.0)),
+    ("f[None] = 1.0", _write("f", lambda a: None, 1.0)),
+    ("z0[()] = 1.0", _write("z0", lambda a: (), 1.0)),
+    ("z0[0] = 1.0", _write("z0", lambda a: 0, 1.0)),
+    ("f += g", _inplace("f", _iadd, lambda a: a["g"])),
+    ("f += 1", _inplace("f", _iadd, 1)),
+    ("f += m", _inplace("f", _iadd, lambda a: a["m"])),
+    ("f += f32", _inplace("f", _iadd, lambda a: a["f32"])),
+    ("f32 += f", _inplace("f32", _iadd, lambda a: a["f"])),
+    ("i /= 2", _inplace("i", _itruediv, 2)),
+    ("i /= i", _inplace("i", _itruediv, lambda a: a["i"])),
+    ("f /= 2", _inplace("f", _itruediv, 2)),
+    ("i8 += 300", _inplace("i8", _iadd, 300)),
+    ("f &= 1", _inplace("f", _iand, 1)),
+    ("i &= 6", _inplace("i", _iand, 6)),
+    ("f += other", _inplace("f", _iadd, lambda a: a["other"])),
+]
+
+
+def _run_both(op: Callable[[dict[str, Any]], Any]) -> tuple[Any, Any]:
+    from ocean_array_api import _fastpath
+
+    outcomes = []
+    for on in (True, False):
+        old = _fastpath._set_enabled(on)
+        try:
+            arrays = _arrays()
+            with np.errstate(all="ignore"):
+                outcomes.append(_outcome(lambda arrays=arrays: op(arrays)))
+        finally:
+            _fastpath._set_enabled(old)
+    return outcomes[0], outcomes[1]
+
+
+@needs_fastpath
+def test_fastpath_is_active() -> None:
+    from ocean_array_api import _fastpath
+
+    assert isinstance(xp.Array.__dict__["__add__"], _fastpath.FastOp)
+    assert isinstance(xp.Array.__dict__["__getitem__"], _fastpath.FastOp)
+    assert xp.Array.__mro__[1] is _fastpath.ArrayBase
+    assert xp.Array.__slots__ == ("__weakref__",)
+    x = xp.asarray([1.0, 2.0])
+    assert type(x) is xp.Array
+    assert x.__class__ is xp.Array
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        xp.Array()
+    # the compiled code calls no Python function for a fast case
+    calls: list[str] = []
+    sys.setprofile(lambda frame, event, arg: calls.append(event))
+    try:
+        y = x + x
+        _ = x[1:]
+        _ = x < 1.0
+        x[...] = y
+    finally:
+        sys.setprofile(None)
+    assert "call" not in calls, calls
+
+
+@needs_fastpath
+@pytest.mark.parametrize(
+    ("name", "op"), READS + WRITES, ids=[n for n, _ in READS + WRITES]
+)
+def test_same_outcome_with_and_without(name: str, op: Any) -> None:
+    fast, slow = _run_both(op)
+    assert fast == slow
+    # a failure to set the case up would make both sides raise alike
+    assert "_arrays" not in str(fast)
+
+
+def test_cases_mostly_succeed() -> None:
+    """The table exercises results, not only errors (a guard on the table)."""
+    arrays_made = 0
+    for _, op in READS + WRITES:
+        a = _arrays()
+        with np.errstate(all="ignore"):
+            if _outcome(lambda op=op, a=a: op(a))[0] != "raised":
+                arrays_made += 1
+    assert arrays_made > (len(READS) + len(WRITES)) // 2
+
+
+@needs_fastpath
+def test_signatures_and_names_unchanged() -> None:
+    import inspect
+
+    add = xp.Array.__dict__["__add__"]
+    assert add.__name__ == "Array.__add__"
+    assert inspect.signature(add) == inspect.signature(add.__wrapped__)
+    assert "self" in str(inspect.signature(xp.Array.__dict__["__getitem__"]))
+    assert xp.Array.shape.__doc__
+    x = xp.asarray([1.0])
+    assert x.__add__.__self__ is x  # a bound method
+
+
+@needs_fastpath
+def test_views_stay_views() -> None:
+    x = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    v = x[1:3]
+    assert np.shares_memory(np.asarray(v), np.asarray(x))
+    e = x[...]
+    assert np.shares_memory(np.asarray(e), np.asarray(x))
+    s = x[1]  # a 0-d copy, as the Python path gives
+    assert s._data.__class__ is np.ndarray
+    assert s._data.ndim == 0
+    assert not np.shares_memory(s._data, x._data)
+
+
+@needs_fastpath
+def test_readonly_hook_takes_effect() -> None:
+    import ocean_ext
+
+    x = xp.asarray([1.0, 2.0, 3.0])
+    ocean_ext.set_readonly(x)
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        x[...] = 0.0
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        x[0] = 0.0
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        x += 1.0
+    v = x[1:]
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        v[...] = 0.0
+    assert np.asarray(x).tolist() == [1.0, 2.0, 3.0]
+
+
+@needs_fastpath
+def test_instrument_sees_compiled_calls() -> None:
+    import ocean_ext
+
+    x = xp.asarray([1.0, 2.0])
+    idx = xp.asarray([1, 0])
+    with ocean_ext.instrument() as stats:
+        _ = x + x
+        _ = x < 1.0
+        _ = -x
+        _ = x[idx]
+        x[...] = 1.0
+        x += 1.0
+    assert stats["add"].count == 2
+    assert stats["less"].count == 1
+    assert stats["negative"].count == 1
+    assert stats["getitem"].count == 1
+    assert stats["setitem"].count == 1
+
+
+@needs_fastpath
+def test_portability_report_wraps_and_restores_compiled_operators() -> None:
+    import ocean_ext
+    from ocean_array_api import _fastpath
+
+    assert _fastpath._slots_active()
+    before = {n: xp.Array.__dict__[n] for n in ("__add__", "__getitem__", "__iadd__")}
+    x = xp.asarray([1.0, 2.0])
+    with ocean_ext.portability_report() as report:
+        y = x + np.float32(1.0)  # a NumPy scalar: accepted and reported
+        assert np.asarray(y).tolist() == [2.0, 3.0]
+        assert xp.Array.__dict__["__add__"] is not before["__add__"]
+        assert not _fastpath._slots_active()  # CPython's generic slots meanwhile
+    assert len(report) >= 1
+    for n, op in before.items():
+        assert xp.Array.__dict__[n] is op
+    assert _fastpath._slots_active()  # the compiled slots are back
+    with pytest.raises(TypeError):
+        _ = x + np.float32(1.0)
+
+
+@needs_fastpath
+def test_no_reference_leaks() -> None:
+    x = xp.asarray(np.arange(8.0))
+    y = xp.asarray(np.arange(8.0))
+    i = xp.asarray([1, 2])
+    m = xp.asarray(np.arange(8) % 2 == 0)
+    m2 = xp.reshape(xp.arange(8.0), (2, 4))
+    objs = [x, y, i, m, m2, x._data, y._data, x._dtype, x._device, xp.bool]
+
+    def work() -> None:
+        _ = x + y
+        _ = x + 1.0
+        _ = 2 - x
+        _ = x < y
+        _ = -x
+        _ = x[2:-2]
+        _ = x[3]
+        _ = x[i]
+        _ = x[m]
+        _ = m2[1, ...]
+        _ = m2.mT
+        _ = x.shape
+        x[...] = y
+        x[0:2] = 1.0
+        x[i] = y[:2]
+        y[1:] = y[:7]  # overlapping: copied first
+        _ = x + y[:3]  # error: falls back, raises
+        _ = x.__add__("s")
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            with contextlib.suppress(ValueError):  # x + y[:3]: a shape error
+                work()
+
+    run(200)
+    before = [sys.getrefcount(o) for o in objs]
+    tracemalloc.start()
+    run(100)
+    first, _ = tracemalloc.get_traced_memory()
+    run(5000)
+    second, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    after = [sys.getrefcount(o) for o in objs]
+    assert after == before
+    assert second - first < 100_000  # nothing grows with the number of calls
+
+
+_SUBPROCESS = """
+import json, sys
+import numpy as np
+sys.path[:0] = {paths!r}
+from tests.test_fastpath import READS, WRITES, _arrays, _outcome
+from ocean_array_api import _array_object as ao
+out = {{"fastpath": ao._FASTPATH, "slots": list(ao.Array.__slots__),
+        "add": type(ao.Array.__dict__["__add__"]).__name__, "results": {{}}}}
+with np.errstate(all="ignore"):
+    for name, op in READS + WRITES:
+        arrays = _arrays()
+        out["results"][name] = _outcome(lambda: op(arrays))
+print(json.dumps(out, default=repr))
+"""
+
+
+def _in_subprocess(fastpath: str) -> dict[str, Any]:
+    env = dict(os.environ, OCEAN_ARRAY_API_FASTPATH=fastpath)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = _SUBPROCESS.format(paths=[root, os.path.join(root, "backends")])
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    )
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.skipif(not BUILT, reason="the compiled fast path is not built")
+def test_environment_variable_switches_it_off() -> None:
+    off = _in_subprocess("0")
+    assert off["fastpath"] is False
+    assert off["add"] == "function"
+    assert set(off["slots"]) == {"__weakref__", "_data", "_device", "_dtype"}
+    on = _in_subprocess("1")
+    assert on["fastpath"] is True
+    assert on["add"] == "FastOp"
+    assert on["results"] == off["results"]
