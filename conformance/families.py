@@ -133,9 +133,16 @@ def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrateg
     )
 
 
+def _cap(ctx: Any, max_side: int, min_side: int = 0) -> int:
+    """``max_side``, capped by ``--max-side`` (never below ``min_side``)."""
+    cap = getattr(getattr(ctx, "opts", None), "max_side", None)
+    return max_side if cap is None else max(min_side, min(max_side, cap))
+
+
 def shapes(
     ctx: Any, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
 ):
+    max_side = _cap(ctx, max_side, min_side)
     return _cached(
         ctx,
         ("shapes", min_dims, max_dims, min_side, max_side),
@@ -146,6 +153,7 @@ def shapes(
 
 
 def _mbs(ctx: Any, n: int, max_side: int) -> st.SearchStrategy:
+    max_side = _cap(ctx, max_side, 1)
     return _cached(
         ctx,
         ("mbs", n, max_side),
@@ -268,6 +276,35 @@ SIGNED_ZERO |= {
     "minimum",
 }
 SIGNED_ZERO |= {"atan2", "floor_divide", "remainder", "pow", "nextafter"}
+# Functions for which the standard lists special cases of complex inputs (or
+# defines them through another function's: asin through asinh, cos through
+# cosh, log2 through log, ...): their grid runs on complex dtypes too.
+COMPLEX_SPECIAL = {
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cos",
+    "cosh",
+    "exp",
+    "expm1",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sign",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+}
 OPERATORS = {
     "__abs__": "abs",
     "__neg__": "negative",
@@ -314,9 +351,9 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
     feats = [
         Feature("default", kind, build("finite"), Options(tol, sz), elementwise=True)
     ]
-    # Complex special cases are not drawn yet: where the standard is ambiguous
-    # (sign(0 + inf j)) the reference's choice is not a requirement.
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
+    if name in COMPLEX_SPECIAL:
+        fl += tuple(d for d in dtypes_of(kind) if d in KINDS["complex floating"])
     if fl and name not in ("real", "imag", "conj"):
         feats.append(
             Feature(
@@ -853,6 +890,29 @@ _add("astype", Feature("safe-casts", "any", _astype))
 
 
 @st.composite
+def _astype_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx)))
+    return Call("astype", (Arr(x), DT(dt)), {"copy": draw(st.booleans())})
+
+
+def _astype_identity(out, args, kwargs):
+    # copy=False with the input's dtype must return the input itself; copy=True
+    # must return a new array
+    same = out is args[0]
+    if kwargs.get("copy") is False and not same:
+        return [Finding("value", "astype(x, x.dtype, copy=False) returned a copy")]
+    if kwargs.get("copy") is True and same:
+        return [Finding("value", "astype(x, x.dtype, copy=True) returned x itself")]
+    return []
+
+
+_add(
+    "astype",
+    Feature("copy", "any", _astype_copy, identity=_astype_identity),
+)
+
+
+@st.composite
 def _astype_to_int(draw, ctx, dt):
     to = draw(st.sampled_from(KINDS["integral"]))
     lo = 0.0 if to.startswith("uint") else -100.0
@@ -1065,6 +1125,26 @@ def _diff(draw, ctx, dt):
 
 
 _add("diff", Feature("n,axis", "numeric", _diff, Options(EXACT), versions=V24))
+
+
+@st.composite
+def _diff_pend(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1), "finite"))
+    axis = draw(st.integers(-x.ndim, x.ndim - 1))
+    kw = {"axis": axis}
+    for key in draw(
+        st.sampled_from([("prepend",), ("append",), ("prepend", "append")])
+    ):
+        s = list(x.shape)
+        s[axis] = draw(st.integers(1, 2))
+        kw[key] = Arr(draw(arr(ctx, dt, tuple(s), "finite")), key)
+    return Call("diff", (Arr(x),), kw)
+
+
+_add(
+    "diff",
+    Feature("prepend,append", "numeric", _diff_pend, Options(EXACT), versions=V24),
+)
 
 
 # --- manipulation ---------------------------------------------------------------------
@@ -1323,6 +1403,19 @@ _add(
 )
 
 
+@st.composite
+def _searchsorted_sorter(draw, ctx, dt):
+    x1 = draw(arr(ctx, dt, shapes(ctx, 1, 1, min_side=2), "unit"))
+    order = np.argsort(np.asarray(x1), kind="stable")
+    x2 = draw(arr(ctx, dt, shapes(ctx, max_dims=2), "unit"))
+    kw = {"side": draw(st.sampled_from(["left", "right"]))}
+    kw["sorter"] = Arr(from_numpy(ctx, order.astype(np.int64), "int64"), "sorter")
+    return Call("searchsorted", (Arr(x1, "x1"), Arr(x2, "x2")), kw)
+
+
+_add("searchsorted", Feature("sorter", "real numeric", _searchsorted_sorter))
+
+
 @_feature("default", "where")
 def _where(draw, ctx, dt):
     s1, s2, s3 = draw(_mbs(ctx, 3, max_side=3)).input_shapes
@@ -1400,7 +1493,9 @@ def _matrix(draw, ctx, dt, *, square=True, kind="general", batch=True, min_n=1):
     elif kind == "hermitian":
         a = a + np.conj(np.swapaxes(a, -1, -2))
     elif kind == "invertible":
-        a = a + 2 * n * np.eye(n, dtype=a.dtype)
+        # diagonally dominant, with diagonal signs drawn: determinants of both signs
+        signs = draw(st.lists(st.sampled_from([1, -1]), min_size=n, max_size=n))
+        a = a + 2 * n * np.diag(np.asarray(signs)).astype(a.dtype)
     return from_numpy(ctx, a, dt)
 
 

@@ -195,3 +195,53 @@ def test_parallel_matches_serial():
     )
     key = lambda r: (r.name, r.feature, r.dtype, r.verdict)  # noqa: E731
     assert sorted(map(key, a)) == sorted(map(key, b))
+
+
+def test_max_side_must_be_positive(tool):
+    r = tool("ocean_array_api", "--only", "sign", "--max-side", "0")
+    assert r.returncode == 2
+    assert "--max-side" in r.stderr
+
+
+def test_max_side_caps_drawn_shapes():
+    from conformance import families
+
+    class _Ctx:
+        opts = Options(target="numpy", max_side=2)
+
+    assert families._cap(_Ctx(), 4) == 2
+    assert families._cap(_Ctx(), 4, min_side=3) == 3  # never below min_side
+    _Ctx.opts = Options(target="numpy")
+    assert families._cap(_Ctx(), 4) == 4
+    recs = run_entries(
+        ["sum"], Options(target="ocean_array_api", max_side=1, database=None)
+    )
+    assert recs
+    assert all(r.verdict == "conforms" for r in recs), recs
+
+
+def test_table_keeps_rows_it_wrote():
+    from conformance.table import parse_markdown, to_markdown
+
+    rows = [
+        {
+            "library": "numpy",
+            "version": "2.0",
+            "seconds": 12.3,
+            "counts": {"conforms": 5, "deviates": 2},
+            "kinds": {"dtype": 3, "special-case": 1},
+        },
+        {"library": "jax.numpy", "seconds": 1.0, "error": "cannot import"},
+    ]
+    text = to_markdown(rows, [])
+    kept = parse_markdown(text)
+    assert list(kept) == ["numpy"]  # a row saying why it did not run is not kept
+    k = kept["numpy"]
+    assert k["counts"]["conforms"] == 5
+    assert k["counts"]["deviates"] == 2
+    assert k["kinds"] == {"dtype": 3, "special-case": 1}
+    assert k["seconds"] == 12.0
+    assert k["kept"]
+    again = to_markdown([k], [])
+    assert " * | 5 | 2 | 0 |" in again
+    assert "kept: `numpy`" in again
