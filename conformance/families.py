@@ -368,6 +368,12 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
     return feats
 
 
+def _returns_self(out, args, kwargs):
+    if out is args[0]:
+        return []
+    return [Finding("value", "the in-place operator returned a new array, not self")]
+
+
 def _binary_features(
     name: str, call_name: str, kind: str, tol, e1, e2, *, operator=None
 ):
@@ -450,7 +456,9 @@ def _binary_features(
 
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
     feats = []
-    ew = {"elementwise": True}
+    ew: dict = {"elementwise": True}
+    if inplace:  # compare self after the call, and x += y must return self
+        ew.update(result_arg=0, identity=_returns_self)
     if operator == "reflected":
         feats.append(Feature("python-scalar", kind, scalar(e1), Options(tol, sz), **ew))
         return feats
@@ -856,6 +864,37 @@ def _asarray(draw, ctx, dt):
 
 
 _add("asarray", Feature("nested-list,dtype", "any", _asarray))
+
+
+def _host_view(a):
+    """A NumPy view of ``a``'s memory through DLPack, or None if there is none."""
+    try:
+        return np.from_dlpack(a)
+    except Exception:
+        return None
+
+
+@st.composite
+def _asarray_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    return Call("asarray", (Arr(x),), {"copy": draw(st.booleans())})
+
+
+def _asarray_shares(out, args, kwargs):
+    # copy=True must not share memory with the input; copy=False must (the
+    # input is already an array of the namespace, on its device, of its dtype)
+    a, b = _host_view(out), _host_view(args[0])
+    if a is None or b is None:
+        return []  # no host view to compare memory through
+    shares = np.shares_memory(a, b)
+    if kwargs.get("copy") is True and shares:
+        return [Finding("value", "asarray(x, copy=True) shares memory with x")]
+    if kwargs.get("copy") is False and not shares:
+        return [Finding("value", "asarray(x, copy=False) copied x")]
+    return []
+
+
+_add("asarray", Feature("copy", "any", _asarray_copy, identity=_asarray_shares))
 _add(
     "from_dlpack",
     Feature(

@@ -74,7 +74,7 @@ class Feature:
         value (``__setitem__`` returns None and changes ``self``).
     identity : callable, optional
         ``identity(tgt_out, tgt_args, tgt_kwargs) -> list[Finding]``: an extra check of the
-        result against the target's own inputs (``astype(x, x.dtype,
+        result against the target's own inputs (``self`` first for methods) (``astype(x, x.dtype,
         copy=False)`` must return ``x`` itself; ``copy=True`` must not).
     """
 

@@ -280,7 +280,7 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
                 ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts, inputs
             )
         if feature.identity is not None:
-            findings += feature.identity(tgt_out, targs, tkw)
+            findings += feature.identity(tgt_out, tall, tkw)
         keep = [(i, b) for i, b in before if i not in call.mutates]
         try:
             after = [a for i, a in _host_inputs(call, tall) if i not in call.mutates]

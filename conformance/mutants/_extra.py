@@ -447,3 +447,128 @@ def _(m, xp):
         return xp.fft.fftshift(x)
 
     return {"fft.fftshift": fftshift}
+
+
+# --- array methods -------------------------------------------------------------------
+#
+# A bug in a method needs arrays of the mutant's own class: the namespace's
+# array-making functions return a subclass of array-api-strict's Array with the
+# broken method, and array-api-strict's operators keep the class of self.
+
+
+def _array_class(xp, name, methods):
+    base = type(xp.asarray(0))
+    return type(name, (base,), methods)
+
+
+def _making_functions(xp, cls):
+    def rewrap(x):
+        return cls._new(x._array, device=x.device)
+
+    out = {}
+    for fname in ("asarray", "from_dlpack"):
+        base_fn = getattr(xp, fname)
+
+        def make(base_fn=base_fn):
+            @_wrap(base_fn)
+            def fn(*args, **kwargs):
+                return rewrap(base_fn(*args, **kwargs))
+
+            return fn
+
+        out[fname] = make()
+    return out
+
+
+@_second(
+    "iadd_returns_new_array",
+    "Array.__iadd__",
+    ["value"],
+    "x += y computes a new array and leaves x unchanged",
+    aat="array_api_tests/test_operators_and_elementwise_functions.py::test_add",
+    category="operators",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        return self + other
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+def _forward(key, shape):
+    """``key`` with each negative-step slice replaced by the same elements in
+    increasing order (the bug: the values then land reversed)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    out = []
+    for axis, k in enumerate(parts):
+        if isinstance(k, slice) and (k.step or 1) < 0 and axis < len(shape):
+            idx = range(*k.indices(shape[axis]))
+            if len(idx):
+                stop = idx[0] + 1 if idx[0] + 1 < shape[axis] else None
+                k = slice(idx[-1], stop, -idx.step)
+        out.append(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+@_second(
+    "setitem_negative_step_forward",
+    "Array.__setitem__",
+    ["value"],
+    "x[::-1] = v writes v in forward order (a negative-step slice made positive)",
+    aat="array_api_tests/test_array_object.py::test_setitem",
+    category="operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0))
+
+    def __setitem__(self, key, value, /):
+        fwd = _forward(key, self.shape)
+        if fwd == key:
+            return base.__setitem__(self, key, value)
+        # the buggy path writes to the underlying NumPy array directly
+        self._array[fwd] = value._array if isinstance(value, base) else value
+        return None
+
+    return _making_functions(
+        xp, _array_class(xp, "Array", {"__setitem__": __setitem__})
+    )
+
+
+@_second(
+    "asarray_copy_false_copies",
+    "asarray",
+    ["value"],
+    "asarray(x, copy=False) of an array copies it (the standard: never copy)",
+    aat="array_api_tests/test_creation_functions.py::test_asarray_arrays",
+    category="keywords",
+)
+def _(m, xp):
+    base = type(xp.asarray(0))
+
+    @_wrap(xp.asarray)
+    def asarray(obj, /, *, dtype=None, device=None, copy=None):
+        if copy is False and isinstance(obj, base):
+            copy = True
+        return xp.asarray(obj, dtype=dtype, device=device, copy=copy)
+
+    return {"asarray": asarray}
+
+
+@_second(
+    "asarray_copy_true_shares",
+    "asarray",
+    ["value"],
+    "asarray(x, copy=True) of an array returns x itself when nothing needs converting",
+    aat="array_api_tests/test_creation_functions.py::test_asarray_arrays",
+    category="keywords",
+)
+def _(m, xp):
+    base = type(xp.asarray(0))
+
+    @_wrap(xp.asarray)
+    def asarray(obj, /, *, dtype=None, device=None, copy=None):
+        if isinstance(obj, base) and dtype in (None, obj.dtype) and device is None:
+            return obj
+        return xp.asarray(obj, dtype=dtype, device=device, copy=copy)
+
+    return {"asarray": asarray}

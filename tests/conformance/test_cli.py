@@ -163,16 +163,21 @@ def test_failing_examples_are_kept_for_replay(tmp_path):
     opts = Options(
         "conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
     )
-    first = [
-        r.repro for r in run_entries(["searchsorted"], opts) if r.verdict == "deviates"
-    ]
+
+    def deviations():
+        return {
+            (r.feature, r.dtype): r.repro
+            for r in run_entries(["searchsorted"], opts)
+            if r.verdict == "deviates"
+        }
+
+    first = deviations()
     assert first
     assert any(db.rglob("*"))
     opts.seed = 12345  # another seed: the database still replays the same examples
-    again = [
-        r.repro for r in run_entries(["searchsorted"], opts) if r.verdict == "deviates"
-    ]
-    assert again == first
+    again = deviations()
+    # (another seed may find more cells deviating; the ones found stay the same)
+    assert {k: again.get(k) for k in first} == first
 
 
 def test_parallel_matches_serial():
