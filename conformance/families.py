@@ -2039,6 +2039,49 @@ def _dlpack(draw, ctx, dt):
     return Call("Array.__dlpack__", (Arr(draw(arr(ctx, dt, shapes(ctx)))),))
 
 
+class _Capsule:
+    """Hands a capsule already made to ``np.from_dlpack``."""
+
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+def _dlpack_shares(out, args, kwargs):
+    # __dlpack__(copy=True) must export a copy; copy=False the array's memory
+    x = args[0]
+    mine = _host_view(x)
+    try:
+        theirs = np.from_dlpack(_Capsule(out, x.__dlpack_device__()))
+    except Exception:
+        return []  # not a capsule NumPy can read (another device): unchecked
+    if mine is None:
+        return []
+    shares = np.shares_memory(mine, theirs)
+    if kwargs.get("copy") is True and shares:
+        return [Finding("value", "x.__dlpack__(copy=True) exported x's own memory")]
+    if kwargs.get("copy") is False and not shares:
+        return [Finding("value", "x.__dlpack__(copy=False) exported a copy")]
+    return []
+
+
+@_feature(
+    "copy",
+    "Array.__dlpack__",
+    compare=_compare_capsule,
+    identity=_dlpack_shares,
+    versions=("2023.12", *V24),
+)
+def _dlpack_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    return Call("Array.__dlpack__", (Arr(x),), {"copy": draw(st.booleans())})
+
+
 def _compare_namespace(ref_out, tgt_out, call, ctx):
     missing = [
         n

@@ -572,3 +572,22 @@ def _(m, xp):
         return xp.asarray(obj, dtype=dtype, device=device, copy=copy)
 
     return {"asarray": asarray}
+
+
+@_second(
+    "dlpack_ignores_copy",
+    "Array.__dlpack__",
+    ["value"],
+    "x.__dlpack__(copy=True) exports x's own memory (copy ignored)",
+    aat="array_api_tests/test_dlpack.py::test_dlpack",
+    category="operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0))
+
+    def __dlpack__(
+        self, /, *, stream=None, max_version=None, dl_device=None, copy=None
+    ):
+        return base.__dlpack__(self, stream=stream)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__dlpack__": __dlpack__}))
