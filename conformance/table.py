@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -51,9 +52,13 @@ def run_one(lib: str, out: Path, extra: list[str]) -> dict:
     cmd = [sys.executable, "-m", "conformance", lib, "-q", "--database", ""]
     cmd += ["--json", str(out), *extra, *LIB_ARGS.get(lib, [])]
     t0 = time.perf_counter()
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     wall = time.perf_counter() - t0
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
     row: dict = {"library": lib, "seconds": round(wall, 1), "exit": r.returncode}
+    row["cpu_seconds"] = round(cpu, 1)
     if r.returncode not in (0, 1) or not out.exists():
         lines = (r.stderr or r.stdout).strip().splitlines()
         row["error"] = lines[-1] if lines else f"exit status {r.returncode}"
@@ -87,7 +92,7 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
     kinds = [k for k in KINDS if any(r.get("kinds", {}).get(k) for r in rows)]
     kinds += ["missing"] if any(r.get("kinds", {}).get("missing") for r in rows) else []
     head = ["library", "conforms", "deviates", "crashes", "missing", "untestable"]
-    head += [f"{k} dev." for k in kinds] + ["wall time"]
+    head += [f"{k} dev." for k in kinds] + ["wall time", "CPU time"]
     out = [
         "# Conformance of array libraries to the Array API standard",
         "",
@@ -97,7 +102,8 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         + (" default settings" if not extra else " settings above")
         + f", standard 2025.12, CPU) on {time.strftime('%Y-%m-%d')}, Python "
         f"{platform.python_version()}, a {os.cpu_count()}-core machine shared with "
-        "other work (wall times vary with its load).  Counts are of standard names "
+        "other work (wall times vary with its load; the CPU time of the tool's "
+        "processes is steadier).  Counts are of standard names "
         "(functions, constants, dtypes, array attributes, methods and operators, "
         "`info.*`); the deviation columns count (name, feature, dtype) cells by kind.  "
         "`jax.numpy` runs with `JAX_ENABLE_X64=1`.  Run the tool on a library "
@@ -145,6 +151,8 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         cells += [str(c.get(v, 0)) for v in head[1:6]]
         cells += [str(r["kinds"].get(k, 0)) for k in kinds]
         cells.append(f"{r['seconds']:.0f} s")
+        cpu = r.get("cpu_seconds")
+        cells.append(f"{cpu:.0f} s" if cpu is not None else "")
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
@@ -170,7 +178,10 @@ def parse_markdown(text: str) -> dict[str, dict]:
             for h, c in zip(head, cells, strict=True)
             if h.endswith(" dev.") and int(c)
         }
-        row["seconds"] = float(cells[-1].split()[0])
+        times = dict(zip(head, cells, strict=True))
+        row["seconds"] = float(times["wall time"].split()[0])
+        if times.get("CPU time"):
+            row["cpu_seconds"] = float(times["CPU time"].split()[0])
         row["kept"] = True
         rows[lib] = row
     return rows
