@@ -44,6 +44,13 @@ def _parser() -> argparse.ArgumentParser:
         help="calls drawn per (name, feature, dtype) cell, four per Hypothesis example (default 16, 12 with --quick)",
     )
     p.add_argument(
+        "--max-side",
+        type=int,
+        metavar="N",
+        help="largest side of drawn array shapes (default 4); a smaller one means "
+        "fewer distinct shapes, for libraries that compile each new shape (jax.numpy)",
+    )
+    p.add_argument(
         "--seed",
         type=int,
         default=0,
@@ -88,9 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # pragma: no cover - broken installation
         print(f"ocean-conformance: cannot load the tool: {e}", file=sys.stderr)
         return 2
-    if args.jobs < 1 or (args.max_examples is not None and args.max_examples < 1):
+    if (
+        args.jobs < 1
+        or (args.max_examples is not None and args.max_examples < 1)
+        or (args.max_side is not None and args.max_side < 1)
+    ):
         print(
-            "ocean-conformance: -j and --max-examples must be positive", file=sys.stderr
+            "ocean-conformance: -j, --max-examples and --max-side must be positive",
+            file=sys.stderr,
         )
         return 2
 
@@ -104,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         device=args.device,
         quick=args.quick,
         max_examples=args.max_examples,
+        max_side=args.max_side,
         seed=args.seed,
         only=tuple(n.strip() for n in args.only.split(",") if n.strip())
         if args.only

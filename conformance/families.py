@@ -133,9 +133,16 @@ def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrateg
     )
 
 
+def _cap(ctx: Any, max_side: int, min_side: int = 0) -> int:
+    """``max_side``, capped by ``--max-side`` (never below ``min_side``)."""
+    cap = getattr(getattr(ctx, "opts", None), "max_side", None)
+    return max_side if cap is None else max(min_side, min(max_side, cap))
+
+
 def shapes(
     ctx: Any, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
 ):
+    max_side = _cap(ctx, max_side, min_side)
     return _cached(
         ctx,
         ("shapes", min_dims, max_dims, min_side, max_side),
@@ -146,6 +153,7 @@ def shapes(
 
 
 def _mbs(ctx: Any, n: int, max_side: int) -> st.SearchStrategy:
+    max_side = _cap(ctx, max_side, 1)
     return _cached(
         ctx,
         ("mbs", n, max_side),
@@ -268,6 +276,35 @@ SIGNED_ZERO |= {
     "minimum",
 }
 SIGNED_ZERO |= {"atan2", "floor_divide", "remainder", "pow", "nextafter"}
+# Functions for which the standard lists special cases of complex inputs (or
+# defines them through another function's: asin through asinh, cos through
+# cosh, log2 through log, ...): their grid runs on complex dtypes too.
+COMPLEX_SPECIAL = {
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cos",
+    "cosh",
+    "exp",
+    "expm1",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sign",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+}
 OPERATORS = {
     "__abs__": "abs",
     "__neg__": "negative",
@@ -314,21 +351,27 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
     feats = [
         Feature("default", kind, build("finite"), Options(tol, sz), elementwise=True)
     ]
-    # Complex special cases are not drawn yet: where the standard is ambiguous
-    # (sign(0 + inf j)) the reference's choice is not a requirement.
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
+    if name in COMPLEX_SPECIAL:
+        fl += tuple(d for d in dtypes_of(kind) if d in KINDS["complex floating"])
     if fl and name not in ("real", "imag", "conj"):
         feats.append(
             Feature(
                 "special-cases",
                 fl,
                 build("special"),
-                Options(tol, True, "special-case"),
+                Options(tol, True, "special-case", accept=ALTERNATIVES.get(name)),
                 elementwise=True,
                 explicit=grid,
             )
         )
     return feats
+
+
+def _returns_self(out, args, kwargs):
+    if out is args[0]:
+        return []
+    return [Finding("value", "the in-place operator returned a new array, not self")]
 
 
 def _binary_features(
@@ -413,7 +456,9 @@ def _binary_features(
 
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
     feats = []
-    ew = {"elementwise": True}
+    ew: dict = {"elementwise": True}
+    if inplace:  # compare self after the call, and x += y must return self
+        ew.update(result_arg=0, identity=_returns_self)
     if operator == "reflected":
         feats.append(Feature("python-scalar", kind, scalar(e1), Options(tol, sz), **ew))
         return feats
@@ -463,9 +508,22 @@ def _floordiv_python(inputs, ref, got):
     return nan_ok | minus_one_ok
 
 
+def _sign_complex_infinite(inputs, ref, got):
+    """sign(z) for complex z with an infinite part: the standard's x / |x| reads
+    as NaN parts under complex division, or as the direction of z in the limit
+    (numpy: sign(0 + inf j) = 1j); either is accepted."""
+    (x,) = inputs
+    if x.dtype.kind != "c":
+        return np.zeros(ref.shape, dtype=bool)
+    inf = (np.isinf(x.real) | np.isinf(x.imag)) & ~(np.isnan(x.real) | np.isnan(x.imag))
+    unit = np.abs(np.abs(got) - 1) <= 1e-6
+    nan = np.isnan(got.real) | np.isnan(got.imag)
+    return inf & (unit | nan)
+
+
 # Results the standard explicitly allows besides the reference's
-# ("libraries may return NaN to match Python behavior").
-ALTERNATIVES = {"floor_divide": _floordiv_python}
+# ("libraries may return NaN to match Python behavior"), or leaves open.
+ALTERNATIVES = {"floor_divide": _floordiv_python, "sign": _sign_complex_infinite}
 
 
 # --- results compared up to an order the standard leaves free ------------------------
@@ -819,6 +877,37 @@ def _asarray(draw, ctx, dt):
 
 
 _add("asarray", Feature("nested-list,dtype", "any", _asarray))
+
+
+def _host_view(a):
+    """A NumPy view of ``a``'s memory through DLPack, or None if there is none."""
+    try:
+        return np.from_dlpack(a)
+    except Exception:
+        return None
+
+
+@st.composite
+def _asarray_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    return Call("asarray", (Arr(x),), {"copy": draw(st.booleans())})
+
+
+def _asarray_shares(out, args, kwargs):
+    # copy=True must not share memory with the input; copy=False must (the
+    # input is already an array of the namespace, on its device, of its dtype)
+    a, b = _host_view(out), _host_view(args[0])
+    if a is None or b is None:
+        return []  # no host view to compare memory through
+    shares = np.shares_memory(a, b)
+    if kwargs.get("copy") is True and shares:
+        return [Finding("value", "asarray(x, copy=True) shares memory with x")]
+    if kwargs.get("copy") is False and not shares:
+        return [Finding("value", "asarray(x, copy=False) copied x")]
+    return []
+
+
+_add("asarray", Feature("copy", "any", _asarray_copy, identity=_asarray_shares))
 _add(
     "from_dlpack",
     Feature(
@@ -850,6 +939,29 @@ def _astype(draw, ctx, dt):
 
 
 _add("astype", Feature("safe-casts", "any", _astype))
+
+
+@st.composite
+def _astype_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx)))
+    return Call("astype", (Arr(x), DT(dt)), {"copy": draw(st.booleans())})
+
+
+def _astype_identity(out, args, kwargs):
+    # copy=False with the input's dtype must return the input itself; copy=True
+    # must return a new array
+    same = out is args[0]
+    if kwargs.get("copy") is False and not same:
+        return [Finding("value", "astype(x, x.dtype, copy=False) returned a copy")]
+    if kwargs.get("copy") is True and same:
+        return [Finding("value", "astype(x, x.dtype, copy=True) returned x itself")]
+    return []
+
+
+_add(
+    "astype",
+    Feature("copy", "any", _astype_copy, identity=_astype_identity),
+)
 
 
 @st.composite
@@ -1065,6 +1177,26 @@ def _diff(draw, ctx, dt):
 
 
 _add("diff", Feature("n,axis", "numeric", _diff, Options(EXACT), versions=V24))
+
+
+@st.composite
+def _diff_pend(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1), "finite"))
+    axis = draw(st.integers(-x.ndim, x.ndim - 1))
+    kw = {"axis": axis}
+    for key in draw(
+        st.sampled_from([("prepend",), ("append",), ("prepend", "append")])
+    ):
+        s = list(x.shape)
+        s[axis] = draw(st.integers(1, 2))
+        kw[key] = Arr(draw(arr(ctx, dt, tuple(s), "finite")), key)
+    return Call("diff", (Arr(x),), kw)
+
+
+_add(
+    "diff",
+    Feature("prepend,append", "numeric", _diff_pend, Options(EXACT), versions=V24),
+)
 
 
 # --- manipulation ---------------------------------------------------------------------
@@ -1323,6 +1455,19 @@ _add(
 )
 
 
+@st.composite
+def _searchsorted_sorter(draw, ctx, dt):
+    x1 = draw(arr(ctx, dt, shapes(ctx, 1, 1, min_side=2), "unit"))
+    order = np.argsort(np.asarray(x1), kind="stable")
+    x2 = draw(arr(ctx, dt, shapes(ctx, max_dims=2), "unit"))
+    kw = {"side": draw(st.sampled_from(["left", "right"]))}
+    kw["sorter"] = Arr(from_numpy(ctx, order.astype(np.int64), "int64"), "sorter")
+    return Call("searchsorted", (Arr(x1, "x1"), Arr(x2, "x2")), kw)
+
+
+_add("searchsorted", Feature("sorter", "real numeric", _searchsorted_sorter))
+
+
 @_feature("default", "where")
 def _where(draw, ctx, dt):
     s1, s2, s3 = draw(_mbs(ctx, 3, max_side=3)).input_shapes
@@ -1400,7 +1545,9 @@ def _matrix(draw, ctx, dt, *, square=True, kind="general", batch=True, min_n=1):
     elif kind == "hermitian":
         a = a + np.conj(np.swapaxes(a, -1, -2))
     elif kind == "invertible":
-        a = a + 2 * n * np.eye(n, dtype=a.dtype)
+        # diagonally dominant, with diagonal signs drawn: determinants of both signs
+        signs = draw(st.lists(st.sampled_from([1, -1]), min_size=n, max_size=n))
+        a = a + 2 * n * np.diag(np.asarray(signs)).astype(a.dtype)
     return from_numpy(ctx, a, dt)
 
 
@@ -1903,6 +2050,49 @@ def _compare_capsule(ref_out, tgt_out, call, ctx):
 @_feature("capsule", "Array.__dlpack__", compare=_compare_capsule)
 def _dlpack(draw, ctx, dt):
     return Call("Array.__dlpack__", (Arr(draw(arr(ctx, dt, shapes(ctx)))),))
+
+
+class _Capsule:
+    """Hands a capsule already made to ``np.from_dlpack``."""
+
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+def _dlpack_shares(out, args, kwargs):
+    # __dlpack__(copy=True) must export a copy; copy=False the array's memory
+    x = args[0]
+    mine = _host_view(x)
+    try:
+        theirs = np.from_dlpack(_Capsule(out, x.__dlpack_device__()))
+    except Exception:
+        return []  # not a capsule NumPy can read (another device): unchecked
+    if mine is None:
+        return []
+    shares = np.shares_memory(mine, theirs)
+    if kwargs.get("copy") is True and shares:
+        return [Finding("value", "x.__dlpack__(copy=True) exported x's own memory")]
+    if kwargs.get("copy") is False and not shares:
+        return [Finding("value", "x.__dlpack__(copy=False) exported a copy")]
+    return []
+
+
+@_feature(
+    "copy",
+    "Array.__dlpack__",
+    compare=_compare_capsule,
+    identity=_dlpack_shares,
+    versions=("2023.12", *V24),
+)
+def _dlpack_copy(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    return Call("Array.__dlpack__", (Arr(x),), {"copy": draw(st.booleans())})
 
 
 def _compare_namespace(ref_out, tgt_out, call, ctx):

@@ -72,6 +72,10 @@ class Feature:
     result_arg : int, optional
         Compare this argument, as it is after the call, instead of the return
         value (``__setitem__`` returns None and changes ``self``).
+    identity : callable, optional
+        ``identity(tgt_out, tgt_args, tgt_kwargs) -> list[Finding]``: an extra check of the
+        result against the target's own inputs (``self`` first for methods) (``astype(x, x.dtype,
+        copy=False)`` must return ``x`` itself; ``copy=True`` must not).
     """
 
     name: str
@@ -86,6 +90,7 @@ class Feature:
     explicit: Callable | None = None  # explicit(ctx, dtype) -> list[Call], run first
     table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
     result_arg: int | None = None  # compare this argument after the call (setitem)
+    identity: Callable | None = None  # identity(tgt_out, args, kwargs) -> findings
 
 
 @dataclass

@@ -53,6 +53,9 @@ class Options:
     only: tuple[str, ...] = ()
     jobs: int = 1
     database: str | None = ".conformance-db"
+    # cap on the side of drawn array shapes (default 4): fewer distinct shapes
+    # for libraries that compile each new shape (jax.numpy)
+    max_side: int | None = None
     progress: Any = None  # callable(done, total, name) or None
 
     @property
@@ -276,6 +279,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
             findings += check_result(
                 ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts, inputs
             )
+        if feature.identity is not None:
+            findings += feature.identity(tgt_out, tall, tkw)
         keep = [(i, b) for i, b in before if i not in call.mutates]
         try:
             after = [a for i, a in _host_inputs(call, tall) if i not in call.mutates]

@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -35,6 +36,11 @@ LIBRARIES = (
 ROOT = Path(__file__).resolve().parent.parent
 # jax.numpy has no float64 unless x64 is enabled; run every library on the CPU
 ENV = {"JAX_ENABLE_X64": "1", "JAX_PLATFORMS": "cpu", "CUDA_VISIBLE_DEVICES": ""}
+# Settings that differ from the defaults, per library, stated in the table.
+# JAX compiles every new (function, shape, dtype): at the defaults its run takes
+# about half an hour on two cores, nearly all of it compiling.  Fewer calls per
+# cell, shapes with sides up to 2 and two workers bring it to minutes.
+LIB_ARGS = {"jax.numpy": ["--max-examples", "4", "--max-side", "2", "-j", "2"]}
 
 
 def run_one(lib: str, out: Path, extra: list[str]) -> dict:
@@ -44,11 +50,15 @@ def run_one(lib: str, out: Path, extra: list[str]) -> dict:
         p for p in (str(ROOT), str(ROOT / "backends"), env.get("PYTHONPATH")) if p
     )
     cmd = [sys.executable, "-m", "conformance", lib, "-q", "--database", ""]
-    cmd += ["--json", str(out), *extra]
+    cmd += ["--json", str(out), *extra, *LIB_ARGS.get(lib, [])]
     t0 = time.perf_counter()
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     wall = time.perf_counter() - t0
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
     row: dict = {"library": lib, "seconds": round(wall, 1), "exit": r.returncode}
+    row["cpu_seconds"] = round(cpu, 1)
     if r.returncode not in (0, 1) or not out.exists():
         lines = (r.stderr or r.stdout).strip().splitlines()
         row["error"] = lines[-1] if lines else f"exit status {r.returncode}"
@@ -82,7 +92,7 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
     kinds = [k for k in KINDS if any(r.get("kinds", {}).get(k) for r in rows)]
     kinds += ["missing"] if any(r.get("kinds", {}).get("missing") for r in rows) else []
     head = ["library", "conforms", "deviates", "crashes", "missing", "untestable"]
-    head += [f"{k} dev." for k in kinds] + ["wall time"]
+    head += [f"{k} dev." for k in kinds] + ["wall time", "CPU time"]
     out = [
         "# Conformance of array libraries to the Array API standard",
         "",
@@ -92,11 +102,37 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         + (" default settings" if not extra else " settings above")
         + f", standard 2025.12, CPU) on {time.strftime('%Y-%m-%d')}, Python "
         f"{platform.python_version()}, a {os.cpu_count()}-core machine shared with "
-        "other work (wall times vary with its load).  Counts are of standard names "
+        "other work (wall times vary with its load; the CPU time of the tool's "
+        "processes is steadier).  Counts are of standard names "
         "(functions, constants, dtypes, array attributes, methods and operators, "
         "`info.*`); the deviation columns count (name, feature, dtype) cells by kind.  "
         "`jax.numpy` runs with `JAX_ENABLE_X64=1`.  Run the tool on a library "
         "to get each deviation with its repro.",
+        *(
+            [
+                "",
+                "Settings other than the defaults: "
+                + "; ".join(
+                    f"`{lib}`: `{' '.join(args)}`"
+                    for lib, args in LIB_ARGS.items()
+                    if any(r["library"] == lib for r in rows)
+                )
+                + " (JAX compiles each new function, shape and dtype: at the "
+                "defaults its run takes about half an hour here, nearly all of it "
+                "compiling).",
+            ]
+            if any(r["library"] in LIB_ARGS for r in rows)
+            else []
+        ),
+        *(
+            [
+                "",
+                "Rows marked * were measured by an earlier run of the tool and kept: "
+                + ", ".join(f"`{r['library']}`" for r in rows if r.get("kept")),
+            ]
+            if any(r.get("kept") for r in rows)
+            else []
+        ),
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
@@ -107,16 +143,48 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
             continue
         c = r["counts"]
         lib = r["library"]
-        ver = _version(lib, r.get("version", ""))
-        if lib.startswith("array_api_compat."):  # and the library it wraps
+        ver = r["version"] if r.get("kept") else _version(lib, r.get("version", ""))
+        if lib.startswith("array_api_compat.") and not r.get("kept"):
             wrapped = lib.split(".")[1]
             ver += f" ({wrapped} {_version(wrapped, '')})"
-        cells = [f"`{lib}` {ver}"]
+        cells = [f"`{lib}` {ver}" + (" *" if r.get("kept") else "")]
         cells += [str(c.get(v, 0)) for v in head[1:6]]
         cells += [str(r["kinds"].get(k, 0)) for k in kinds]
         cells.append(f"{r['seconds']:.0f} s")
+        cpu = r.get("cpu_seconds")
+        cells.append(f"{cpu:.0f} s" if cpu is not None else "")
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
+
+
+def parse_markdown(text: str) -> dict[str, dict]:
+    """The rows of a table this module wrote, by library (to keep some)."""
+    rows: dict[str, dict] = {}
+    head: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("| "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "library":
+            head = cells
+            continue
+        if not head or len(cells) != len(head) or not cells[0].startswith("`"):
+            continue
+        lib, _, ver = cells[0][1:].partition("`")
+        row: dict = {"library": lib, "version": ver.strip().rstrip("*").strip()}
+        row["counts"] = {h: int(c) for h, c in zip(head[1:6], cells[1:6], strict=True)}
+        row["kinds"] = {
+            h[: -len(" dev.")]: int(c)
+            for h, c in zip(head, cells, strict=True)
+            if h.endswith(" dev.") and int(c)
+        }
+        times = dict(zip(head, cells, strict=True))
+        row["seconds"] = float(times["wall time"].split()[0])
+        if times.get("CPU time"):
+            row["cpu_seconds"] = float(times["CPU time"].split()[0])
+        row["kept"] = True
+        rows[lib] = row
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite the table from the rows of the last run (JSON_DIR/rows.json)",
     )
+    p.add_argument(
+        "--keep",
+        default="",
+        metavar="LIB[,LIB...]",
+        help="keep these libraries' rows from the existing table instead of running",
+    )
     a = p.parse_args(argv)
     extra = ["--quick"] if a.quick else []
     jdir = Path(a.json_dir)
@@ -139,8 +213,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     jdir.mkdir(parents=True, exist_ok=True)
+    keep = {k for k in a.keep.split(",") if k}
+    old = parse_markdown(Path(a.out).read_text()) if Path(a.out).exists() else {}
+    missing = keep - set(old)
+    if missing:
+        p.error(f"--keep: no row for {', '.join(sorted(missing))} in {a.out}")
     rows = []
     for lib in a.libraries:
+        if lib in keep:
+            rows.append(old[lib])
+            continue
         row = run_one(lib, jdir / f"{lib}.json", extra)
         print(json.dumps(row), flush=True)
         rows.append(row)

@@ -555,4 +555,5 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
 
-from . import _more  # noqa: E402, F401  (registers the other mutants)
+# registers the other mutants, then the second set
+from . import _extra, _more  # noqa: E402, F401

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from conformance.mutants import MUTANTS
+from conformance.mutants._extra import SECOND_SET
 
 ROOT = Path(__file__).resolve().parents[2]
 _BASE: dict[tuple, set[str]] = {}
@@ -66,6 +67,10 @@ def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     """Return (caught, seconds, last line of pytest's output) for one mutant."""
     m = MUTANTS[name]
     k = m.only.split(".")[-1]
+    if m.only.startswith("Array.") and "::" in m.aat_test:
+        # array methods: the suite's test of the operator (test_add covers
+        # x += y, test_setitem x[key] = v)
+        k = m.aat_test.split("::")[1]
     # every file of the suite with a test of this function (test_where is in
     # two files, test_clip among the elementwise functions, ...)
     files = sorted(
@@ -83,12 +88,27 @@ def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     return bool(failed - _BASE[key]), time.perf_counter() - t0, tail
 
 
+def _mutant_set(which: str) -> list[str]:
+    if which == "second":
+        return list(SECOND_SET)
+    if which == "first":
+        return [n for n in MUTANTS if n not in SECOND_SET]
+    return list(MUTANTS)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m conformance.mutants.compare_aat")
     p.add_argument("aat_dir", nargs="?", default="../array-api-tests")
     p.add_argument("names", nargs="*")
     p.add_argument("--json", metavar="PATH")
+    p.add_argument(
+        "--set",
+        choices=("all", "first", "second"),
+        default="all",
+        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+    )
     a = p.parse_args(argv)
+    a.names = a.names or _mutant_set(a.set)
     rows = []
     for name in a.names or list(MUTANTS):
         hit, secs, tail = run_aat(Path(a.aat_dir), name)

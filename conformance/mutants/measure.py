@@ -16,6 +16,7 @@ import sys
 import time
 
 from conformance.mutants import MUTANTS
+from conformance.mutants._extra import SECOND_SET
 from conformance.runner import Options, run_entries
 
 _BASE: dict[tuple, set] = {}
@@ -65,6 +66,14 @@ def caught(
     return bool(new), found, secs
 
 
+def _mutant_set(which: str) -> list[str]:
+    if which == "second":
+        return list(SECOND_SET)
+    if which == "first":
+        return [n for n in MUTANTS if n not in SECOND_SET]
+    return list(MUTANTS)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m conformance.mutants.measure")
     p.add_argument("names", nargs="*")
@@ -72,7 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-examples", type=int)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", metavar="PATH")
+    p.add_argument(
+        "--set",
+        choices=("all", "first", "second"),
+        default="all",
+        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+    )
     a = p.parse_args(argv)
+    a.names = a.names or _mutant_set(a.set)
     names = a.names or list(MUTANTS)
     rows = []
     for name in names:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from conformance.checks import check_mutation, check_signature, values_close
 
@@ -111,3 +112,85 @@ def test_mutation():
     b = a.copy()
     b[0] = 7
     assert check_mutation([(0, a)], [b])[0].kind == "mutation"
+
+
+# Complex special cases, as (function, input, expected) with the input and the
+# expected value as (real, imag) pairs; written from the standard's lists (which
+# follow C99's Annex G).  The tool compares targets with the reference on a grid
+# of such inputs, so the reference itself must obey them.
+_INF, _NAN, _PI = math.inf, math.nan, math.pi
+COMPLEX_SPECIAL = [
+    ("sqrt", (-_INF, 0.0), (0.0, _INF)),
+    ("sqrt", (-_INF, 1.0), (0.0, _INF)),
+    ("sqrt", (_INF, 1.0), (_INF, 0.0)),
+    ("sqrt", (1.0, _INF), (_INF, _INF)),
+    ("sqrt", (_NAN, _INF), (_INF, _INF)),
+    ("sqrt", (_INF, _NAN), (_INF, _NAN)),
+    ("exp", (0.0, 0.0), (1.0, 0.0)),
+    ("exp", (_INF, 0.0), (_INF, 0.0)),
+    ("exp", (-_INF, 1.0), (0.0, 0.0)),
+    ("exp", (1.0, _INF), (_NAN, _NAN)),
+    ("expm1", (_INF, 0.0), (_INF, 0.0)),
+    ("log", (-0.0, 0.0), (-_INF, _PI)),
+    ("log", (0.0, 0.0), (-_INF, 0.0)),
+    ("log", (-_INF, _INF), (_INF, 3 * _PI / 4)),
+    ("log", (_INF, _INF), (_INF, _PI / 4)),
+    ("log", (1.0, _INF), (_INF, _PI / 2)),
+    ("log", (-_INF, 1.0), (_INF, _PI)),
+    ("log", (_NAN, _INF), (_INF, _NAN)),
+    ("log1p", (-1.0, 0.0), (-_INF, 0.0)),
+    ("sinh", (_INF, 0.0), (_INF, 0.0)),
+    ("sinh", (0.0, _NAN), (0.0, _NAN)),
+    ("cosh", (0.0, 0.0), (1.0, 0.0)),
+    ("cosh", (_INF, 0.0), (_INF, 0.0)),
+    ("tanh", (_INF, 1.0), (1.0, 0.0)),
+    ("tanh", (_NAN, 0.0), (_NAN, 0.0)),
+    ("acosh", (0.0, 0.0), (0.0, _PI / 2)),
+    ("acosh", (-_INF, 1.0), (_INF, _PI)),
+    ("asinh", (1.0, _INF), (_INF, _PI / 2)),
+    ("atanh", (1.0, 0.0), (_INF, 0.0)),
+    ("atanh", (_INF, 1.0), (0.0, _PI / 2)),
+    ("atanh", (_NAN, _INF), (0.0, _PI / 2)),
+    ("sign", (0.0, 0.0), (0.0, 0.0)),
+    ("sign", (_NAN, 1.0), (_NAN, _NAN)),
+    ("abs", (_INF, _NAN), _INF),
+    ("abs", (_NAN, -_INF), _INF),
+    ("abs", (_NAN, 1.0), _NAN),
+    ("isinf", (_NAN, _INF), True),
+    ("isinf", (1.0, _NAN), False),
+    ("isnan", (_NAN, _INF), True),
+    ("isfinite", (1.0, _INF), False),
+]
+
+
+def _same(got, want) -> bool:
+    if isinstance(want, bool):
+        return bool(got) is want
+    if isinstance(want, tuple):
+        return all(_same(g, w) for g, w in zip((got.real, got.imag), want, strict=True))
+    if math.isnan(want):
+        return math.isnan(got)
+    return got == want or abs(got - want) <= 1e-15 * max(1.0, abs(want))
+
+
+@pytest.mark.parametrize(("fn", "z", "want"), COMPLEX_SPECIAL)
+def test_reference_obeys_complex_special_cases(fn, z, want):
+    import ocean_array_api as xp
+
+    x = xp.asarray(complex(*z), dtype=xp.complex128)
+    with np.errstate(all="ignore"):
+        out = getattr(xp, fn)(x)
+    got = bool(out) if out.dtype == xp.bool else complex(out)
+    if isinstance(want, float):
+        got = got.real
+    assert _same(got, want), f"{fn}{z} = {got}, the standard says {want}"
+
+
+def test_complex_special_cases_are_on_the_grid():
+    from conformance.families import FEATURES
+
+    feats = {f.name: f for f in FEATURES["sqrt"]}
+    assert "complex128" in feats["special-cases"].dtypes
+    assert "complex64" in feats["special-cases"].dtypes
+    # real() and friends have no special cases; add is compared by drawn values
+    assert all(f.name != "special-cases" for f in FEATURES["real"])

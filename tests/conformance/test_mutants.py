@@ -72,3 +72,20 @@ def test_the_issues_examples_are_caught_quickly(name):
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_every_mutant_is_caught_at_default_settings(name):
     _check(name)
+
+
+def test_the_second_set_is_registered_and_spread():
+    from conformance.mutants._extra import SECOND_SET
+
+    assert len(SECOND_SET) >= 15
+    assert all(n in MUTANTS for n in SECOND_SET)
+    cats = {MUTANTS[n].category for n in SECOND_SET}
+    assert {"special cases", "keywords", "shapes", "linalg", "fft"} <= cats
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["sqrt_complex_polar", "isinf_complex_real_only", "astype_copy_false_copies"],
+)
+def test_complex_special_cases_and_copies_are_caught_quickly(name):
+    _check(name, quick=True)
