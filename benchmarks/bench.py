@@ -1256,6 +1256,16 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
 
 
 # --- import time and machine ---------------------------------------------------------
+
+
+def _dump_results(payload: dict[str, Any]) -> str:
+    """``payload`` as JSON with each entry of ``results`` on one line."""
+    rest = {k: v for k, v in payload.items() if k != "results"}
+    head = json.dumps(rest, indent=1)
+    rows = ",\n  ".join(json.dumps(r) for r in payload.get("results", []))
+    return head[:-2] + ',\n "results": [\n  ' + rows + "\n ]\n}"
+
+
 def measure_import_time(runs: int) -> dict[str, Any] | None:
     """Median time of ``import ocean_array_api`` over ``runs`` fresh
     interpreters, as ``python -X importtime`` reports it (cumulative, so
@@ -1569,7 +1579,7 @@ def main(argv: list[str] | None = None) -> int:
                     "median_ns": cell.median_ns,
                     "min_ns": cell.min_ns,
                     "number": cell.number,
-                    "samples_ns": cell.samples_ns,
+                    "samples_ns": [round(v, 2) for v in cell.samples_ns],
                 }
                 for c, n, cells in results
                 for key, cell in cells.items()
@@ -1582,7 +1592,9 @@ def main(argv: list[str] | None = None) -> int:
         for path in paths:
             if path.parent != Path():
                 path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(payload, indent=1) + "\n")
+            # One line per result (samples rounded to 0.01 ns): the committed
+            # copy under docs/ stays small and diffs line by line.
+            path.write_text(_dump_results(payload) + "\n")
             print(f"wrote {path}")
         if args.plots:
             here = str(Path(__file__).resolve().parent)
