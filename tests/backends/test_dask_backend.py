@@ -374,6 +374,24 @@ def test_setitem_with_negative_steps_new_axes_and_empty_selections():
     np.testing.assert_array_equal(values(x), a)
 
 
+@pytest.mark.parametrize("mask_dims", [1, 2])
+def test_masked_assignment_of_a_masked_selection(runs, mask_dims):
+    # x[m] = f(x[m]): the value's length is data-dependent (None), as in
+    # array-api-extra's apply_where (SciPy) and scikit-learn's scalers
+    a = np.arange(56.0).reshape(8, 7) - 20
+    x = chunked(a, (3, 2))
+    m = (x[:, 0] > 0) if mask_dims == 1 else (x > 3)
+    x[m] = xp.sqrt(xp.abs(x[m])) + 1
+    assert runs["n"] == 0
+    nm = (a[:, 0] > 0) if mask_dims == 1 else (a > 3)
+    a[nm] = np.sqrt(np.abs(a[nm])) + 1
+    np.testing.assert_array_equal(values(x), a)
+    y = chunked(np.arange(10.0), 3)
+    y[y > 3] = y[y > 4]  # one value short: NumPy's ValueError when it runs
+    with pytest.raises(ValueError, match="shape mismatch"):
+        values(y)
+
+
 def test_empty_arrays_where_dask_fails_on_them():
     with DASK:
         z = xp.zeros((0, 0, 1, 25), dtype=xp.complex128)
