@@ -462,9 +462,25 @@ def _wrap_negative(k: Any, x: Any, keys: tuple[Any, ...]) -> Any:
         return k
     pos = _axis_of(keys, k, x.ndim)
     n = x.shape[pos]
-    if k.dtype.kind == "u":
-        return k.astype(np.int64)
-    return da.where(k < 0, k + n, k)
+    return _in_bounds(k, n, pos)
+
+
+def _in_bounds(k: Any, n: int, axis: int) -> Any:
+    """Index array ``k`` for an axis of length ``n`` as int64 with negative
+    indices counted from the end, checked chunk by chunk when the graph runs:
+    NumPy's IndexError for an index outside [-n, n) (dask would wrap some of
+    them a second time, or fail with a message about another size)."""
+
+    def check(b: Any) -> Any:
+        bad = (b >= n) if b.dtype.kind == "u" else (b < -n) | (b >= n)
+        if bad.any():
+            v = int(b[bad].flat[0])
+            msg = f"index {v} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+        b = b.astype(np.int64, copy=False)
+        return np.where(b < 0, b + n, b)
+
+    return k.map_blocks(check, dtype=np.int64)
 
 
 def _axis_of(keys: tuple[Any, ...], target: Any, ndim: int) -> int:
@@ -502,8 +518,8 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     for i in adv:
         n = x.shape[i]
         k = keys[i]
-        k = k.astype(np.int64) if isinstance(k, _Array) else da.asarray(np.int64(k))
-        idx.append(da.where(k < 0, k + n, k))
+        k = k if isinstance(k, _Array) else da.asarray(np.int64(k))
+        idx.append(_in_bounds(k, n, i))
     idx = da.broadcast_arrays(*idx)
     bshape = tuple(idx[0].shape)
     dims = [x.shape[i] for i in adv]

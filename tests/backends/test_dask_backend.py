@@ -569,3 +569,22 @@ def test_same_code_runs_on_a_local_cluster(client):
     np.testing.assert_array_equal(values(counts), want_counts)
     # the work ran on the workers: each of them holds task results
     assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_index_arrays_out_of_bounds_raise_when_computed(runs):
+    x = chunked(np.arange(10), 4)
+    m = chunked(np.arange(20).reshape(4, 5), 2)
+    cases = [
+        (x, (xp.asarray([3, -11], device="dask"),), "-11"),
+        (x, (xp.asarray([10], device="dask"),), "10"),
+        (x, (xp.asarray([2**64 - 1], dtype=xp.uint64, device="dask"),), "18446744"),
+        (m, (xp.asarray([1], device="dask"), xp.asarray([-6], device="dask")), "-6"),
+    ]
+    for arr, key, text in cases:
+        y = arr[key]  # lazy: checked chunk by chunk when it runs
+        assert runs["n"] == 0
+        with pytest.raises(IndexError, match=f"index {text}"):
+            values(y)
+        runs["n"] = 0
+    k = xp.asarray([-10, 9, 0, -1], device="dask")
+    np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])
