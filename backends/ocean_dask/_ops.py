@@ -53,6 +53,10 @@ def _chunks_for(shape: tuple[int, ...], chunks: Any = "auto") -> Any:
 def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
     """A handle over NumPy data (referenced, not copied; the caller copies)."""
     host = np.asarray(host)
+    if host.dtype == object:
+        # Note: dask cannot size object chunks; one chunk, so that the front
+        # end sees the dtype and reports the input it cannot take
+        chunks = host.shape
     chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
     return LazyArray(da.from_array(host, chunks=chunks, name=False))
 
