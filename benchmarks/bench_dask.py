@@ -232,6 +232,42 @@ def _(lib: Library, n: int, inp: DaskInputs) -> Timed:
     )  # fmt: skip
 
 
+# --- graph construction alone (per-operation overhead of a lazy library) ----------
+# One statement per operation; where dask spells it differently from the
+# standard, the dask column uses dask's own spelling.
+_BUILD: dict[str, tuple[str, str, str]] = {
+    # name: (standard expression, dask expression, inputs)
+    "add": ("x + y", "x + y", "xy"),
+    "sin": ("xp.sin(x)", "xp.sin(x)", "x"),
+    "astype": ("xp.astype(x, xp.float32)", "x.astype(np.float32)", "x"),
+    "sum": ("xp.sum(x)", "xp.sum(x)", "x"),
+    "mean_axis": ("xp.mean(a, axis=0)", "xp.mean(a, axis=0)", "a"),
+    "std": ("xp.std(x)", "xp.std(x)", "x"),
+    "max": ("xp.max(a, axis=1)", "xp.max(a, axis=1)", "a"),
+    "slice": ("x[10:-10]", "x[10:-10]", "x"),
+    "int_index": ("a[3]", "a[3]", "a"),
+    "matmul": ("a @ b", "a @ b", "ab"),
+    "reshape": ("xp.reshape(a, (-1,))", "xp.reshape(a, (-1,))", "a"),
+    "permute": ("xp.permute_dims(a, (1, 0))", "xp.transpose(a, (1, 0))", "a"),
+    "concat": ("xp.concat([x, y])", "xp.concatenate([x, y])", "xy"),
+    "stack": ("xp.stack([x, y])", "xp.stack([x, y])", "xy"),
+    "where": ("xp.where(x > 0.5, x, y)", "xp.where(x > 0.5, x, y)", "xy"),
+    "compare": ("x < y", "x < y", "xy"),
+}
+
+
+def _build_case(op: str, std: str, plain: str, names: str) -> None:
+    @case(f"build_{op}", doc=f"graph only: {std}, no compute")
+    def _(lib: Library, n: int, inp: DaskInputs) -> Timed:
+        bound = {"x": "x", "y": "y", "a": "a", "b": "b"}
+        env = {v: inp.get(lib, v) for k, v in bound.items() if k in names}
+        return Timed(plain if lib.key == "dask" else std, xp=lib.xp, np=np, **env)
+
+
+for _op, (_std, _plain, _names) in _BUILD.items():
+    _build_case(_op, _std, _plain, _names)
+
+
 @case("build_chain", doc="graph only: 10 elementwise operations, no compute")
 def _(lib: Library, n: int, inp: DaskInputs) -> Timed:
     stmt = "x"
@@ -355,6 +391,18 @@ def main(argv: list[str] | None = None) -> int:
                 "ns": {k: cells[k].value_ns for k in keys},
             }
         )
+    build = [r for r in results if r["case"].startswith("build_")]
+    for key, label in (("ratio_dask", "dask"), ("ratio_compat", "compat")):
+        rs = [r[key] for r in build if r[key]]
+        if rs:
+            print(
+                f"\ngraph construction, ocean/{label}: geometric mean "
+                f"{statistics.geometric_mean(rs):.2f}x, worst {max(rs):.2f}x "
+                f"({len(rs)} cases)",
+                end="",
+            )
+    if build:
+        print()
     if vs_dask:
         print(
             f"\ngeometric mean ocean/dask:   {statistics.geometric_mean(vs_dask):.2f}x"

@@ -90,16 +90,17 @@ def test_unique_nans_are_distinct():
     c = host(counts)[np.isnan(host(values))]
     np.testing.assert_array_equal(c, [1, 1])
     r = xp.unique_all(x)
-    assert r.values.shape == r.indices.shape == r.counts.shape == (4,)
+    # (sizes are data-dependent: None on a lazy device until computed)
+    assert host(r.values).shape == host(r.indices).shape == host(r.counts).shape == (4,)
     assert int(xp.sum(r.counts)) == 6
     v, inv = xp.unique_inverse(x)
-    assert v.shape == (4,)
+    assert host(v).shape == (4,)
     assert inv.shape == (6,)
 
 
 def test_unique_complex_nan_distinct():
     x = xp.asarray([complex(math.nan, 0), complex(math.nan, 0), 1j])
-    assert xp.unique_values(x).shape == (3,)
+    assert host(xp.unique_values(x)).shape == (3,)
 
 
 @pytest.mark.parametrize("invert", [False, True])

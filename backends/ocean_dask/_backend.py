@@ -168,7 +168,11 @@ class DaskBackend:
             if dtype is not None and arr.dtype != dtype:
                 arr = arr.astype(dtype)
             return LazyArray(arr)
-        return from_numpy(np.array(obj, dtype=dtype))
+        # As the CPU backend: NumPy's conversion (no copy of a NumPy array
+        # unless asked: the graph reads it when it runs, as a view would)
+        if dtype is None and copy is None:
+            return from_numpy(np.asarray(obj))
+        return from_numpy(np.array(obj, dtype=dtype, copy=copy))
 
     def to_host(self, native: Any, *, stream: Any = None) -> Any:
         if native.__class__ is LazyArray:

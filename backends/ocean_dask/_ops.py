@@ -53,6 +53,10 @@ def _chunks_for(shape: tuple[int, ...], chunks: Any = "auto") -> Any:
 def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
     """A handle over NumPy data (referenced, not copied; the caller copies)."""
     host = np.asarray(host)
+    if host.dtype == object:
+        # Note: dask cannot size object chunks; one chunk, so that the front
+        # end sees the dtype and reports the input it cannot take
+        chunks = host.shape
     chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
     return LazyArray(da.from_array(host, chunks=chunks, name=False))
 
@@ -462,9 +466,25 @@ def _wrap_negative(k: Any, x: Any, keys: tuple[Any, ...]) -> Any:
         return k
     pos = _axis_of(keys, k, x.ndim)
     n = x.shape[pos]
-    if k.dtype.kind == "u":
-        return k.astype(np.int64)
-    return da.where(k < 0, k + n, k)
+    return _in_bounds(k, n, pos)
+
+
+def _in_bounds(k: Any, n: int, axis: int) -> Any:
+    """Index array ``k`` for an axis of length ``n`` as int64 with negative
+    indices counted from the end, checked chunk by chunk when the graph runs:
+    NumPy's IndexError for an index outside [-n, n) (dask would wrap some of
+    them a second time, or fail with a message about another size)."""
+
+    def check(b: Any) -> Any:
+        bad = (b >= n) if b.dtype.kind == "u" else (b < -n) | (b >= n)
+        if bad.any():
+            v = int(b[bad].flat[0])
+            msg = f"index {v} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+        b = b.astype(np.int64, copy=False)
+        return np.where(b < 0, b + n, b)
+
+    return k.map_blocks(check, dtype=np.int64)
 
 
 def _axis_of(keys: tuple[Any, ...], target: Any, ndim: int) -> int:
@@ -502,8 +522,8 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     for i in adv:
         n = x.shape[i]
         k = keys[i]
-        k = k.astype(np.int64) if isinstance(k, _Array) else da.asarray(np.int64(k))
-        idx.append(da.where(k < 0, k + n, k))
+        k = k if isinstance(k, _Array) else da.asarray(np.int64(k))
+        idx.append(_in_bounds(k, n, i))
     idx = da.broadcast_arrays(*idx)
     bshape = tuple(idx[0].shape)
     dims = [x.shape[i] for i in adv]
@@ -591,6 +611,8 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     """
     trailing = arr.ndim - mask.ndim
     full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
+    if isinstance(value, _Array) and any(_unknown(s) for s in value.shape):
+        return _mask_assign_unknown(arr, mask, value)
     if not isinstance(value, _Array) or math.prod(value.shape) == 1:
         fill = value.reshape(()) if isinstance(value, _Array) else value
         return da.where(full_mask, fill, arr).astype(arr.dtype)
@@ -602,6 +624,94 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     rows = value.reshape((-1, *value.shape[value.ndim - trailing :]))
     gathered = rows[order.reshape(-1)].reshape(mask.shape + rows.shape[1:])
     return da.where(full_mask, gathered, arr).astype(arr.dtype)
+
+
+def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
+    """``arr[mask] = value`` for a value of data-dependent length (as in
+    ``x[m] = f(x[m])``), lazily.
+
+    The masked axes are merged into one (row-major, as the selection orders
+    them); each chunk of ``arr`` along it takes the rows of ``value`` from
+    its offset (the number of True values in the chunks before it) on.  The
+    rows of ``value`` are brought together for that (dask's ``blockwise``
+    concatenates them): only the selected elements, never ``arr``.  A value
+    whose length differs from the number of selected elements raises NumPy's
+    ValueError when the graph runs.
+    """
+    rest = arr.shape[mask.ndim :]
+    if any(_unknown(s) for s in arr.shape):
+        msg = (
+            "__setitem__(): the array has a data-dependent size (None) on the "
+            "dask device; compute it first (ocean_ext.compute)"
+        )
+        raise NotImplementedError(msg)
+    trailing = len(rest)
+    if value.ndim > trailing + 1:
+        msg = (
+            f"shape mismatch: value array of {value.ndim} dimensions cannot be "
+            f"assigned to a selection of {trailing + 1}"
+        )
+        raise ValueError(msg)
+    if value.ndim <= trailing:  # broadcasts over the selected elements
+        return da.where(mask[(...,) + (None,) * trailing], value, arr).astype(arr.dtype)
+    arr = arr.rechunk({mask.ndim + i: -1 for i in range(trailing)})
+    mask = mask.rechunk(arr.chunks[: mask.ndim])
+    flat = mask.reshape(-1).astype(np.int64)
+    # each selected element's row in the selection (row-major order)
+    order = (da.cumsum(flat) - 1).reshape(mask.shape).rechunk(mask.chunks)
+    total = da.sum(flat)
+    value = value.astype(arr.dtype)
+    if value.ndim < trailing + 1:
+        value = value[None]
+    value = value.rechunk({i + 1: -1 for i in range(trailing)})
+
+    def block(a: Any, m: Any, pos: Any, rows: Any, n_sel: Any) -> Any:
+        n_sel = int(n_sel)
+        if rows.shape[0] not in (1, n_sel):
+            msg = (
+                f"shape mismatch: value array of shape {rows.shape} could not be "
+                f"broadcast to indexing result of shape {(n_sel, *a.shape[m.ndim :])}"
+            )
+            raise ValueError(msg)
+        out = a.copy()
+        out[m] = rows[0] if rows.shape[0] == 1 else rows[pos[m]]
+        return out
+
+    lead = "".join(chr(ord("a") + i) for i in range(mask.ndim))
+    tail = "".join(chr(ord("n") + i) for i in range(trailing))
+    with warnings.catch_warnings():
+        # dask counts the value's chunks (which "z" concatenates into one
+        # per task) as if they multiplied the output's: a false warning
+        warnings.simplefilter("ignore", da.PerformanceWarning)
+        return _blockwise_assign(block, lead, tail, arr, mask, order, value, total)
+
+
+def _blockwise_assign(
+    block: Any,
+    lead: str,
+    tail: str,
+    arr: Any,
+    mask: Any,
+    order: Any,
+    value: Any,
+    total: Any,
+) -> Any:
+    return da.blockwise(
+        block,
+        lead + tail,
+        arr,
+        lead + tail,
+        mask,
+        lead,
+        order,
+        lead,
+        value,
+        "z" + tail,
+        total,
+        "",
+        dtype=arr.dtype,
+        concatenate=True,
+    )
 
 
 def _positive_steps(

@@ -52,15 +52,14 @@ def _record_dtype(key: np.dtype, payload: np.dtype | None) -> np.dtype:
     return np.dtype(fields)
 
 
-def _sort_rows(block: np.ndarray) -> np.ndarray:
-    """Sort each row (last axis) of a record block by (value, position).
+def _row_order(block: np.ndarray) -> np.ndarray:
+    """The order that sorts each row (last axis) of a record block by
+    (value, position).
 
     A stable sort by value alone is right unless equal values stand in the
     wrong order of position (after merges across blocks); only then the two
     keys are sorted together (``lexsort``, several times slower).
     """
-    if block.shape[-1] < 2:
-        return block
     k, i = block["k"], block["i"]
     order = np.argsort(k, axis=-1, kind="stable")
     ks = np.take_along_axis(k, order, axis=-1)
@@ -71,15 +70,26 @@ def _sort_rows(block: np.ndarray) -> np.ndarray:
         tie |= nan[..., 1:] & nan[..., :-1]
     if (tie & (ps[..., 1:] < ps[..., :-1])).any():
         order = np.lexsort((i, k), axis=-1)
-    return np.take_along_axis(block, order, axis=-1)
+    return order
+
+
+def _sort_rows(block: np.ndarray) -> np.ndarray:
+    """Each row (last axis) of a record block sorted by (value, position)."""
+    if block.shape[-1] < 2:
+        return block
+    return np.take_along_axis(block, _row_order(block), axis=-1)
 
 
 def _merge_split(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The lower and upper halves of the sorted union of two sorted blocks of
-    equal length (row by row)."""
-    both = _sort_rows(np.concatenate([a, b], axis=-1))
+    equal length (row by row), as two arrays of their own: neither keeps the
+    union alive (views of it would, doubling the memory the network holds)."""
+    both = np.concatenate([a, b], axis=-1)
+    order = _row_order(both)
     c = a.shape[-1]
-    return both[..., :c], both[..., c:]
+    lo = np.take_along_axis(both, order[..., :c], axis=-1)
+    hi = np.take_along_axis(both, order[..., c:], axis=-1)
+    return lo, hi
 
 
 def _largest(dtype: np.dtype) -> Any:

@@ -399,6 +399,24 @@ def test_setitem_with_negative_steps_new_axes_and_empty_selections():
     np.testing.assert_array_equal(values(x), a)
 
 
+@pytest.mark.parametrize("mask_dims", [1, 2])
+def test_masked_assignment_of_a_masked_selection(runs, mask_dims):
+    # x[m] = f(x[m]): the value's length is data-dependent (None), as in
+    # array-api-extra's apply_where (SciPy) and scikit-learn's scalers
+    a = np.arange(56.0).reshape(8, 7) - 20
+    x = chunked(a, (3, 2))
+    m = (x[:, 0] > 0) if mask_dims == 1 else (x > 3)
+    x[m] = xp.sqrt(xp.abs(x[m])) + 1
+    assert runs["n"] == 0
+    nm = (a[:, 0] > 0) if mask_dims == 1 else (a > 3)
+    a[nm] = np.sqrt(np.abs(a[nm])) + 1
+    np.testing.assert_array_equal(values(x), a)
+    y = chunked(np.arange(10.0), 3)
+    y[y > 3] = y[y > 4]  # one value short: NumPy's ValueError when it runs
+    with pytest.raises(ValueError, match="shape mismatch"):
+        values(y)
+
+
 def test_empty_arrays_where_dask_fails_on_them():
     with DASK:
         z = xp.zeros((0, 0, 1, 25), dtype=xp.complex128)
@@ -576,3 +594,22 @@ def test_same_code_runs_on_a_local_cluster(client):
     np.testing.assert_array_equal(values(counts), want_counts)
     # the work ran on the workers: each of them holds task results
     assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_index_arrays_out_of_bounds_raise_when_computed(runs):
+    x = chunked(np.arange(10), 4)
+    m = chunked(np.arange(20).reshape(4, 5), 2)
+    cases = [
+        (x, (xp.asarray([3, -11], device="dask"),), "-11"),
+        (x, (xp.asarray([10], device="dask"),), "10"),
+        (x, (xp.asarray([2**64 - 1], dtype=xp.uint64, device="dask"),), "18446744"),
+        (m, (xp.asarray([1], device="dask"), xp.asarray([-6], device="dask")), "-6"),
+    ]
+    for arr, key, text in cases:
+        y = arr[key]  # lazy: checked chunk by chunk when it runs
+        assert runs["n"] == 0
+        with pytest.raises(IndexError, match=f"index {text}"):
+            values(y)
+        runs["n"] = 0
+    k = xp.asarray([-10, 9, 0, -1], device="dask")
+    np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])

@@ -13,8 +13,10 @@ import ocean_array_api as xp
 from ocean_ext import sparse
 from ocean_ext.sparse import _elementwise
 
-S = sparse.COO.from_dense(xp.asarray([[1.0, 0.0], [0.0, 2.0]]))
-D = xp.ones((2, 2))
+# on the CPU explicitly: this module is imported (then skipped, see
+# conftest.py) also when the default device is dask, which has no sparse arrays
+S = sparse.COO.from_dense(xp.asarray([[1.0, 0.0], [0.0, 2.0]], device="cpu"))
+D = xp.ones((2, 2), device="cpu")
 WRONG = [None, "abc", {}, object()]
 WRONG_ARRAYS = [*WRONG, [[1.0, 0.0]]]  # where arrays are needed, not array-likes
 
