@@ -172,7 +172,7 @@ def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
 
         for name in ew.__all__:
             f = ns.get(name)  # None: added after `version` (nextafter, ...)
-            if f is not None and hasattr(f, "_result"):  # the binary functions
+            if f is not None and hasattr(f, "_operator"):  # the binary functions
                 out[name] = _arrays_only(f)
         out["where"] = _where_arrays_only(ns["where"], version)
         out["mean"] = _real_mean(ns["mean"], version)

@@ -210,6 +210,42 @@ def test_python_scalars_in_binary_functions_need_2024_12():
 
 
 @pytest.mark.parametrize("version", VERSIONS)
+def test_every_elementwise_function_keeps_its_arity(version):
+    # The 2023.12 namespace wraps the binary functions only (arrays-only
+    # operands); a unary function taken for a binary one would demand `x2`.
+    import inspect
+
+    from ocean_array_api import _elementwise_functions as ew
+
+    ns = _ns(version)
+    x = ns.asarray([0.25, 0.5])
+    for name in ew.__all__:
+        f = getattr(ns, name, None)
+        if f is None:  # added after `version`
+            continue
+        arity = sum(
+            p.default is p.empty
+            for p in inspect.signature(getattr(ew, name)).parameters.values()
+        )
+        args = (x,) * arity
+        if name in (
+            "bitwise_and",
+            "bitwise_or",
+            "bitwise_xor",
+            "bitwise_invert",
+            "bitwise_left_shift",
+            "bitwise_right_shift",
+        ):
+            args = (ns.asarray([1, 2]),) * arity
+        elif name in ("real", "imag", "conj"):
+            args = (ns.asarray([1 + 2j, 3j]),) * arity
+        elif name.startswith("logical_"):
+            args = (ns.asarray([True, False]),) * arity
+        res = f(*args)
+        assert res.shape == (2,), name
+
+
+@pytest.mark.parametrize("version", VERSIONS)
 def test_where_python_scalars_need_2024_12(version):
     ns = _ns(version)
     cond = ns.asarray([True, False])
