@@ -305,6 +305,22 @@ COMPLEX_SPECIAL = {
     "tan",
     "tanh",
 }
+# Binary functions whose complex special cases the standard fixes, and how:
+# "parts": the real rules apply to each part on its own (add, subtract: NaN,
+# infinities and signed zeros per part); "exact": a boolean result (equal,
+# not_equal: a NaN part makes them unequal); "textbook": only NaN + NaN j for
+# four NaN parts, and the textbook formula for four finite parts, are fixed
+# (multiply, divide; every other case is left to the implementation).  pow's
+# complex special cases "should" follow exp(x2 * log(x1)), and may be treated
+# "more carefully": nothing there is fixed, so pow is not on the grid.
+COMPLEX_BINARY = {
+    "add": "parts",
+    "subtract": "parts",
+    "equal": "exact",
+    "not_equal": "exact",
+    "multiply": "textbook",
+    "divide": "textbook",
+}
 OPERATORS = {
     "__abs__": "abs",
     "__neg__": "negative",
@@ -476,6 +492,25 @@ def _binary_features(
                 **ew,
             )
         )
+    cl = tuple(d for d in dtypes_of(kind) if d in KINDS["complex floating"])
+    rule = COMPLEX_BINARY.get(name)
+    if cl and rule:
+        feats.append(
+            Feature(
+                "special-cases",
+                cl,
+                same("special", "special"),
+                Options(
+                    tol,
+                    rule == "parts",
+                    "special-case",
+                    accept=_complex_textbook(name) if rule == "textbook" else None,
+                    complex_parts=True,
+                ),
+                explicit=grid,
+                **ew,
+            )
+        )
     if not inplace and kind not in ("bool",):
         feats.append(
             Feature("promotion", "mixed:" + kind, mixed(), Options(tol, sz), **ew)
@@ -519,6 +554,26 @@ def _sign_complex_infinite(inputs, ref, got):
     unit = np.abs(np.abs(got) - 1) <= 1e-6
     nan = np.isnan(got.real) | np.isnan(got.imag)
     return inf & (unit | nan)
+
+
+def _complex_textbook(name: str):
+    """multiply and divide of complex operands: the standard fixes the result
+    only when all four parts are NaN (NaN + NaN j) or all four are finite (the
+    textbook formula; for divide, by a nonzero divisor).  Any other result is
+    accepted elsewhere."""
+
+    def accept(inputs, ref, got):
+        x1, x2 = inputs
+        if x1.dtype.kind != "c":
+            return np.zeros(ref.shape, dtype=bool)
+        parts = (x1.real, x1.imag, x2.real, x2.imag)
+        all_nan = np.logical_and.reduce([np.isnan(p) for p in parts])
+        finite = np.logical_and.reduce([np.isfinite(p) for p in parts])
+        if name == "divide":
+            finite &= x2 != 0
+        return ~(all_nan | finite)
+
+    return accept
 
 
 # Results the standard explicitly allows besides the reference's

@@ -106,6 +106,57 @@ def _(m, xp):
 
 
 @_second(
+    "equal_complex_nan_parts_equal",
+    "equal",
+    ["special-case"],
+    "equal() of complex numbers compares the parts with NaN equal to NaN:"
+    " equal(nan + 0j, nan + 0j) is True (the standard: False)",
+    aat=f"{AAT_EW}::test_equal",
+    category="special cases",
+)
+def _(m, xp):
+    @_wrap(xp.equal)
+    def equal(x1, x2, /):
+        out = xp.equal(x1, x2)
+        if not (hasattr(x1, "dtype") and hasattr(x2, "dtype")):
+            return out
+        if not (_complex(xp, x1) and _complex(xp, x2)):
+            return out
+
+        def same(a, b):
+            return (a == b) | (xp.isnan(a) & xp.isnan(b))
+
+        re1, im1, re2, im2 = xp.real(x1), xp.imag(x1), xp.real(x2), xp.imag(x2)
+        return same(re1, re2) & same(im1, im2)
+
+    return {"equal": equal}
+
+
+@_second(
+    "add_complex_one_infinity",
+    "add",
+    ["special-case"],
+    "add() of complex numbers with a one-infinity model: an operand with an infinite"
+    " part is the result, (inf + 0j) + (1 + 1j) is inf + 0j (the standard: inf + 1j)",
+    aat=f"{AAT_EW}::test_add",
+    category="special cases",
+)
+def _(m, xp):
+    @_wrap(xp.add)
+    def add(x1, x2, /):
+        out = xp.add(x1, x2)
+        if not (hasattr(x1, "dtype") and hasattr(x2, "dtype")):
+            return out
+        if not (_complex(xp, x1) and _complex(xp, x2)):
+            return out
+        x1, x2 = xp.broadcast_arrays(x1, x2)
+        out = xp.where(xp.isinf(x2), x2, out)
+        return xp.where(xp.isinf(x1), x1, out)
+
+    return {"add": add}
+
+
+@_second(
     "hypot_inf_nan_is_nan",
     "hypot",
     ["special-case"],

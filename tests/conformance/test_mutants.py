@@ -85,7 +85,13 @@ def test_the_second_set_is_registered_and_spread():
 
 @pytest.mark.parametrize(
     "name",
-    ["sqrt_complex_polar", "isinf_complex_real_only", "astype_copy_false_copies"],
+    [
+        "sqrt_complex_polar",
+        "isinf_complex_real_only",
+        "astype_copy_false_copies",
+        "equal_complex_nan_parts_equal",
+        "add_complex_one_infinity",
+    ],
 )
 def test_complex_special_cases_and_copies_are_caught_quickly(name):
     _check(name, quick=True)
