@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -175,6 +176,22 @@ def _assert_same_bits(res: xp.Array, expected: np.ndarray) -> None:
 _FLOATS = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)]
 
 
+@contextlib.contextmanager
+def _rows_short_enough_for_stable(short: bool):
+    """The CPU backend sorts float rows up to ``_STABLE_UP_TO`` long with
+    NumPy's stable sort and longer ones with its fast sort plus a fix-up of the
+    ties; ``short=False`` sends every row through the fix-up, so that the small
+    inputs drawn here test both paths."""
+    from ocean_cpu import _backend as cpu
+
+    saved = cpu._STABLE_UP_TO
+    cpu._STABLE_UP_TO = saved if short else -1
+    try:
+        yield
+    finally:
+        cpu._STABLE_UP_TO = saved
+
+
 @given(data=st.data(), descending=st.booleans(), stable=st.booleans())
 def test_sort_floats_bit_for_bit(data, descending, stable):
     # stable=False may order ties freely; ours is stable all the same (the
@@ -185,7 +202,8 @@ def test_sort_floats_bit_for_bit(data, descending, stable):
     if nd != np.float16 and data.draw(st.booleans(), label="byteswapped"):
         a = a.astype(nd.newbyteorder())
     axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
-    res = xp.sort(_as_array(a), axis=axis, descending=descending, stable=stable)
+    with _rows_short_enough_for_stable(data.draw(st.booleans(), label="short")):
+        res = xp.sort(_as_array(a), axis=axis, descending=descending, stable=stable)
     _assert_same_bits(res, _stable_sort(a, axis, descending))
 
 
@@ -200,11 +218,28 @@ def test_sort_long_rows_of_ties_bit_for_bit(data, n, rows, descending):
     # sign of zeros where -0.0 meets +0.0).
     nd = data.draw(st.sampled_from(_FLOATS), label="dtype")
     a = _tie_floats(data, nd, (rows, n))
+    # Rows this short take NumPy's stable sort unless forced through the
+    # fast sort and its fix-up (which the rows of _STABLE_UP_TO + 1 below
+    # reach without forcing).
+    with _rows_short_enough_for_stable(data.draw(st.booleans(), label="short")):
+        for axis, b in ((1, a), (0, a.T.copy())):
+            res = xp.sort(_as_array(b), axis=axis, descending=descending)
+            _assert_same_bits(res, _stable_sort(b, axis, descending))
+        res = xp.sort(_as_array(a[0]), descending=descending)
+        _assert_same_bits(res, _stable_sort(a[0], 0, descending))
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("nd", _FLOATS)
+def test_sort_rows_longer_than_the_stable_cutoff_bit_for_bit(nd, descending):
+    from ocean_cpu import _backend as cpu
+
+    rng = np.random.default_rng(16)
+    bits = np.asarray(_tie_bits(nd), dtype=_UINT[nd.itemsize])
+    a = rng.choice(bits, size=(2, cpu._STABLE_UP_TO + 1)).view(nd)
     for axis, b in ((1, a), (0, a.T.copy())):
         res = xp.sort(_as_array(b), axis=axis, descending=descending)
         _assert_same_bits(res, _stable_sort(b, axis, descending))
-    res = xp.sort(_as_array(a[0]), descending=descending)
-    _assert_same_bits(res, _stable_sort(a[0], 0, descending))
 
 
 @given(data=st.data(), descending=st.booleans(), stable=st.booleans())

@@ -284,11 +284,26 @@ def _sort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
     # order, which also keeps NaN payloads that the SIMD sort loses.  Both
     # directions keep equal elements in their original order (descending: the
     # ascending sort reversed, with those ties restored in the reversed view).
+    if x.dtype.kind == "f" and x.ndim and x.shape[axis] <= _STABLE_UP_TO:
+        # Short rows: NumPy's stable sort is as fast as its default there, and
+        # the fix-up's few NumPy calls would cost more than the sort itself.
+        # Descending: the reversed input sorted stably, reversed back, keeps
+        # equal elements in input order (and NaNs first).
+        src = _reversed(x, axis) if descending else x
+        out = src.copy() if x.dtype.isnative else _native_order(src)
+        out.sort(axis, "stable")
+        return _reversed(out, axis) if descending else out
     out = x.copy() if x.dtype.isnative else _native_order(x)
     out.sort(axis, _fast_kind(out.dtype))
     if out.dtype.kind == "f":
         _stable_float_ties(x, out, axis, descending)
     return _reversed(out, axis) if descending else out
+
+
+# Rows up to this length take NumPy's stable sort directly (measured on x86-64
+# with NumPy 2.4: the stable sort is as fast as the default up to a few
+# thousand float64 and twice as slow from about 10,000).
+_STABLE_UP_TO = 4096
 
 
 def _argsort(x: ndarray, axis: int, descending: bool, stable: bool) -> ndarray:
