@@ -195,6 +195,12 @@ READS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
 
 _BE = np.arange(6.0).astype(">f8")  # byte-swapped data
 
+
+def _in_scope(fn: Callable[[], Any]) -> Any:
+    with _CPU1:
+        return fn()
+
+
 # the namespace functions with a compiled fast case
 FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("add(f, g)", lambda a: xp.add(a["f"], a["g"])),
@@ -292,6 +298,21 @@ FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("where(mask, f, f32)", lambda a: xp.where(a["mask"], a["f"], a["f32"])),
     ("where(mask, f, 0.0)", lambda a: xp.where(a["mask"], a["f"], 0.0)),
     ("where(mask, i8, 300)", lambda a: xp.where(a["mask"], a["i8"], 300)),
+    ("where(mask, 0.0, f)", lambda a: xp.where(a["mask"], 0.0, a["f"])),
+    ("where(mask, 2, f)", lambda a: xp.where(a["mask"], 2, a["f"])),
+    ("where(mask, i8, 5)", lambda a: xp.where(a["mask"], a["i8"], 5)),
+    ("where(mask, i8, -129)", lambda a: xp.where(a["mask"], a["i8"], -129)),
+    ("where(mask, u8, -1)", lambda a: xp.where(a["mask"], a["u8"], -1)),
+    ("where(mask, f32, 1.5)", lambda a: xp.where(a["mask"], a["f32"], 1.5)),
+    ("where(mask, b, 1)", lambda a: xp.where(a["mask"], a["b"], 1)),
+    ("where(mask, b, True)", lambda a: xp.where(a["mask"], a["b"], True)),
+    ("where(mask, 1.0, 2.0)", lambda a: xp.where(a["mask"], 1.0, 2.0)),
+    ("where(mask, i, 1.5)", lambda a: xp.where(a["mask"], a["i"], 1.5)),
+    ("where(mask, f, 2**70)", lambda a: xp.where(a["mask"], a["f"], 2**70)),
+    ("where(mask, i, 2**70)", lambda a: xp.where(a["mask"], a["i"], 2**70)),
+    ("where(mask, f, 1j)", lambda a: xp.where(a["mask"], a["f"], 1j)),
+    ("where(mask3, f, 0.0)", lambda a: xp.where(a["mask3"], a["f"], 0.0)),
+    ("where(mask, other, 0.0)", lambda a: xp.where(a["mask"], a["other"], 0.0)),
     ("where(f, f, g)", lambda a: xp.where(a["f"], a["f"], a["g"])),
     ("where(mask, f, other)", lambda a: xp.where(a["mask"], a["f"], a["other"])),
     (
@@ -333,6 +354,16 @@ FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("astype(other, f32)", lambda a: xp.astype(a["other"], xp.float32)),
     ("astype(f, f32, x=1)", lambda a: xp.astype(a["f"], xp.float32, x=1)),
     ("astype(f, dtype=f32)", lambda a: xp.astype(a["f"], dtype=xp.float32)),
+    ("asarray(np 0-d)", lambda a: xp.asarray(np.asarray(1.5))),
+    ("asarray(np bool)", lambda a: xp.asarray(a["npa"] > 1)),
+    ("asarray(np uint64)", lambda a: xp.asarray(np.arange(3, dtype=np.uint64))),
+    ("asarray(np, copy=None)", lambda a: xp.asarray(a["npa"], copy=None)),
+    ("asarray(np, dtype=f32)", lambda a: xp.asarray(a["npa"], dtype=xp.float32)),
+    ("asarray(np matrix)", lambda a: xp.asarray(np.asmatrix(np.eye(2)))),
+    ("asarray(np str)", lambda a: xp.asarray(np.asarray(["a"]))),
+    ("asarray(np) in a cpu:1 scope", lambda a: _in_scope(lambda: xp.asarray(a["npa"]))),
+    ("asarray(np.float64)", lambda a: xp.asarray(np.float64(2.0))),
+    ("asarray()", lambda a: xp.asarray()),
     ("astype(big-endian, f32)", lambda a: xp.astype(xp.asarray(_BE), xp.float32)),
 ]
 
@@ -472,7 +503,10 @@ def test_fastpath_is_active() -> None:
         sys.setprofile(None)
     assert "call" not in calls, calls
     m = xp.reshape(x, (1, 2))
-    for fn in (xp.add, xp.exp, xp.reshape, xp.permute_dims, xp.concat, xp.where):
+    for fn in (
+        xp.add, xp.exp, xp.reshape, xp.permute_dims, xp.concat, xp.where,
+        xp.asarray,
+    ):  # fmt: skip
         assert isinstance(fn, _fastpath.FastOp), fn
     calls.clear()
     sys.setprofile(lambda frame, event, arg: calls.append(event))
@@ -484,8 +518,10 @@ def test_fastpath_is_active() -> None:
         _ = xp.concat([x, y])
         _ = xp.concat((m, m), axis=1)
         _ = xp.where(x < 1.5, x, y)
+        _ = xp.where(x < 1.5, x, 0.0)
         _ = xp.astype(x, xp.float32)
         _ = xp.astype(x, xp.float64, copy=False)
+        _ = xp.asarray(x._data)
     finally:
         sys.setprofile(None)
     assert "call" not in calls, calls
@@ -541,6 +577,7 @@ def test_signatures_and_names_unchanged() -> None:
         xp.concat,
         xp.where,
         xp.astype,
+        xp.asarray,
     ):
         py = fn.__wrapped__
         assert inspect.isfunction(py)
@@ -567,7 +604,9 @@ def test_function_results_are_views_and_identity_as_in_python() -> None:
         same = xp.astype(f, xp.float64, copy=False)
         cp = xp.astype(f, xp.float64)
         c = xp.concat([f, f])
+        host = np.arange(3.0)
         return [
+            xp.asarray(host)._data is host,
             np.shares_memory(r._data, m._data),
             np.shares_memory(p._data, m._data),
             p._data.strides,
@@ -585,7 +624,7 @@ def test_function_results_are_views_and_identity_as_in_python() -> None:
     finally:
         _fastpath._set_enabled(old)
     assert on == off
-    assert on[:4] == [True, True, (8, 32), True]
+    assert on[:5] == [True, True, True, (8, 32), True]
 
 
 @needs_fastpath
@@ -698,7 +737,9 @@ def test_portability_report_wraps_and_restores_compiled_functions() -> None:
     import ocean_ext
     from ocean_array_api import _fastpath
 
-    names = ("add", "exp", "reshape", "permute_dims", "concat", "where", "astype")
+    names = (
+        "add", "exp", "reshape", "permute_dims", "concat", "where", "astype", "asarray",
+    )  # fmt: skip
     before = {n: getattr(xp, n) for n in names}
     assert all(isinstance(f, _fastpath.FastOp) for f in before.values())
     x = xp.asarray([1.0, 2.0])
@@ -757,9 +798,13 @@ def test_no_reference_leaks() -> None:
         _ = xp.concat((m2, m2), axis=-1)
         _ = xp.concat([x, y], axis=None)
         _ = xp.where(m, x, y)
+        _ = xp.where(m, x, 0.0)
+        _ = xp.where(m, 1, i[:1])
         _ = xp.astype(x, xp.float32)
         _ = xp.astype(x, xp.float64, copy=False)
         _ = xp.astype(i, xp.float64, copy=False)
+        _ = xp.asarray(x._data)
+        _ = xp.asarray(m._data)
         for bad in (
             lambda: xp.reshape(x, (3,)),
             lambda: xp.permute_dims(m2, (0, 0)),

@@ -74,6 +74,12 @@ static PyObject *s_ops, *s_native, *s_backend, *s_to_native, *s_shape,
     *s_concat, *s_where, *s_astype, *s_copy_kw, *s_axis_kw, *s_device_kw,
     *kw_copy, *int_zero;
 static PyObject *dtype_native[MAX_DTYPES]; /* each standard DType's _native */
+/* asarray(ndarray): NumPy's native descriptors -> DType (_creation_functions'
+ * _HOST_DTYPES), the device scope's ContextVar, _devices.__dict__, the CPU */
+static PyObject *host_descrs[MAX_DTYPES], *host_dtypes[MAX_DTYPES];
+static int n_host = 0;
+static PyObject *scope_var = NULL, *devices_dict = NULL, *cpu_device = NULL;
+static PyObject *s_env_checked, *s_env_default;
 
 /* ---- ArrayBase ----------------------------------------------------------- */
 typedef struct {
@@ -367,6 +373,7 @@ enum {
     K_CONCAT,
     K_WHERE,
     K_ASTYPE,
+    K_ASARRAY,
     N_KINDS
 };
 enum { R_PROMOTE, R_BOOL, R_DIVIDE, R_SAME, R_REAL };
@@ -1121,32 +1128,68 @@ fast_concat(PyObject *arrays, PyObject *axis)
     return wrap_new(res, a0->dtype, a0->device);
 }
 
+/* Whether v is a Python int or float that an array of dtype i takes as
+ * it is (the fast operators' rule). */
+static inline int
+scalar_ok(PyObject *v, int i)
+{
+    if (PyLong_CheckExact(v))
+        return (dtype_flags[i] & FLAG_INT_OK) && int_fits(v, i);
+    if (PyFloat_CheckExact(v))
+        return (dtype_flags[i] & FLAG_FLOAT_OK) != 0;
+    return 0;
+}
+
 /* where(condition, x1, x2): a bool condition, x1 and x2 arrays of one
- * standard dtype, all on one device, a result of that dtype. */
+ * standard dtype (or one of them a Python int/float that dtype takes), all
+ * on one device, a result of that dtype. */
 static PyObject *
 fast_where(PyObject *cond, PyObject *x1, PyObject *x2)
 {
-    if (!IS_ARRAY(cond) || !IS_ARRAY(x1) || !IS_ARRAY(x2))
+    if (!IS_ARRAY(cond))
         return NOT_FAST;
-    ArrayBase *ac = (ArrayBase *)cond, *a1 = (ArrayBase *)x1,
-              *a2 = (ArrayBase *)x2;
-    int di = dtype_index(a1->dtype);
+    ArrayBase *ac = (ArrayBase *)cond;
+    ArrayBase *a1 = IS_ARRAY(x1) ? (ArrayBase *)x1 : NULL;
+    ArrayBase *a2 = IS_ARRAY(x2) ? (ArrayBase *)x2 : NULL;
+    ArrayBase *arr = a1 ? a1 : a2;
+    if (arr == NULL || arr->data == NULL || ac->data == NULL)
+        return NOT_FAST;
+    int di = dtype_index(arr->dtype);
     if (bool_index < 0 || ac->dtype != dtypes[bool_index] || di < 0 ||
-        a2->dtype != a1->dtype || a2->device != a1->device ||
-        ac->device != a1->device || ac->data == NULL || a1->data == NULL ||
-        a2->data == NULL || dtype_native[di] == NULL ||
-        !broadcastable(a1->data, a2->data) ||
-        !broadcastable(ac->data, a1->data) || !broadcastable(ac->data, a2->data))
+        ac->device != arr->device || dtype_native[di] == NULL)
         return NOT_FAST;
-    DeviceEntry *e = device_entry(a1->device);
+    PyObject *b1, *b2;
+    if (a1 && a2) {
+        if (a2->dtype != a1->dtype || a2->device != a1->device ||
+            a2->data == NULL || !broadcastable(a1->data, a2->data))
+            return NOT_FAST;
+        b1 = a1->data;
+        b2 = a2->data;
+    }
+    else if (a1) {
+        if (!scalar_ok(x2, di))
+            return NOT_FAST;
+        b1 = a1->data;
+        b2 = x2;
+    }
+    else {
+        if (!scalar_ok(x1, di))
+            return NOT_FAST;
+        b1 = x1;
+        b2 = a2->data;
+    }
+    if (!broadcastable(ac->data, arr->data) ||
+        (a1 && a2 && !broadcastable(ac->data, a2->data)))
+        return NOT_FAST;
+    DeviceEntry *e = device_entry(arr->device);
     PyObject *f = e ? kernel(e, s_where) : NULL;
     if (f == NULL)
         return NOT_FAST;
     PyObject *res;
     if (f == e->cpu_where) /* _where: numpy.where(cond, x1, x2) */
-        res = PyArray_Where(ac->data, a1->data, a2->data);
+        res = PyArray_Where(ac->data, b1, b2);
     else {
-        PyObject *args[3] = {ac->data, a1->data, a2->data};
+        PyObject *args[3] = {ac->data, b1, b2};
         res = call_kernel(f, args, 3, NULL);
     }
     res = kernel_result(res);
@@ -1162,7 +1205,7 @@ fast_where(PyObject *cond, PyObject *x1, PyObject *x2)
         Py_DECREF(res);
         return NOT_FAST;
     }
-    return wrap_new(res, a1->dtype, a1->device);
+    return wrap_new(res, arr->dtype, arr->device);
 }
 
 /* astype(x, dtype, copy=copy): standard dtypes, copy a bool, no device, no
@@ -1198,6 +1241,38 @@ fast_astype(PyObject *x, PyObject *dtype, PyObject *copy)
     if (res == NULL || res == NOT_FAST)
         return res;
     return wrap_new(res, dtypes[ti], ax->device);
+}
+
+/* asarray(obj): a NumPy array of a standard dtype in native byte order, no
+ * keywords, no device scope open and no default device from the
+ * environment: the array itself on the CPU, as the Python fast case. */
+static PyObject *
+fast_asarray(PyObject *obj)
+{
+    if (!PyArray_CheckExact(obj) || scope_var == NULL)
+        return NOT_FAST;
+    PyObject *d = (PyObject *)PyArray_DESCR((PyArrayObject *)obj);
+    int i = 0;
+    while (i < n_host && host_descrs[i] != d)
+        i++;
+    if (i == n_host)
+        return NOT_FAST;
+    PyObject *val = NULL;
+    if (PyContextVar_Get(scope_var, NULL, &val) < 0) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    int empty = val != NULL && PyTuple_CheckExact(val) && PyTuple_GET_SIZE(val) == 0;
+    Py_XDECREF(val);
+    if (!empty)
+        return NOT_FAST;
+    PyObject *checked = PyDict_GetItemWithError(devices_dict, s_env_checked);
+    PyObject *dflt = checked ? PyDict_GetItemWithError(devices_dict, s_env_default) : NULL;
+    if (checked != Py_True || dflt != Py_None) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    return wrap_new(Py_NewRef(obj), host_dtypes[i], cpu_device);
 }
 
 /* The value of keyword ``name`` among a vectorcall's keywords, ``dflt``
@@ -1273,6 +1348,10 @@ fastop_vectorcall(FastOp *op, PyObject *const *args, size_t nargsf,
             kw = only_keyword(args, nargs, kwnames, s_axis_kw, int_zero);
             if (nargs == 1 && kw != NULL)
                 res = fast_concat(args[0], kw);
+            break;
+        case K_ASARRAY:
+            if (nargs == 1 && kwnames == NULL)
+                res = fast_asarray(args[0]);
             break;
         case K_WHERE:
             if (nargs == 3 && kwnames == NULL)
@@ -1782,7 +1861,7 @@ mod_wrap(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 
 static const char *kind_names[N_KINDS] = {
     "forward", "reflected", "inplace",      "unary",  "getitem", "setitem",
-    "reshape", "permute_dims", "concat", "where",  "astype"};
+    "reshape", "permute_dims", "concat", "where",  "astype", "asarray"};
 static const char *result_names[] = {"promote", "bool", "divide", "same",
                                      "real"};
 
@@ -1904,6 +1983,40 @@ mod_setup(PyObject *mod, PyObject *args)
 }
 
 static PyObject *
+mod_setup_asarray(PyObject *mod, PyObject *args)
+{
+    PyObject *host, *var, *ddict, *cpu;
+    if (!PyArg_ParseTuple(args, "O!OO!O", &PyDict_Type, &host, &var,
+                          &PyDict_Type, &ddict, &cpu))
+        return NULL;
+    if (!PyContextVar_CheckExact(var) || PyDict_GET_SIZE(host) > MAX_DTYPES) {
+        PyErr_SetString(PyExc_ValueError, "_setup_asarray(): bad arguments");
+        return NULL;
+    }
+    for (int i = 0; i < n_host; i++) {
+        Py_CLEAR(host_descrs[i]);
+        Py_CLEAR(host_dtypes[i]);
+    }
+    n_host = 0;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(host, &pos, &k, &v)) {
+        /* the keys are id()s of descriptors the dict's owner keeps alive;
+         * a strong reference here as well */
+        PyObject *descr = (PyObject *)PyLong_AsVoidPtr(k);
+        if (descr == NULL && PyErr_Occurred())
+            return NULL;
+        host_descrs[n_host] = Py_NewRef(descr);
+        host_dtypes[n_host] = Py_NewRef(v);
+        n_host++;
+    }
+    Py_XSETREF(scope_var, Py_NewRef(var));
+    Py_XSETREF(devices_dict, Py_NewRef(ddict));
+    Py_XSETREF(cpu_device, Py_NewRef(cpu));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
 mod_set_enabled(PyObject *mod, PyObject *arg)
 {
     int v = PyObject_IsTrue(arg);
@@ -1922,6 +2035,9 @@ static PyMethodDef mod_methods[] = {
     {"_setup", mod_setup, METH_VARARGS,
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
      "may_overlap, mT_getter, operator.getitem, operator.setitem)."},
+    {"_setup_asarray", mod_setup_asarray, METH_VARARGS,
+     "_setup_asarray(host_dtypes, scope_var, devices_dict, cpu): asarray's "
+     "fast case (see _creation_functions)."},
     {"_install_slots", mod_install_slots, METH_NOARGS,
      "Put the compiled operators in Array's type slots (again after a "
      "setattr on Array restored them)."},
@@ -1966,6 +2082,8 @@ PyInit__fastpath(void)
     INTERN(s_copy_kw, "copy");
     INTERN(s_axis_kw, "axis");
     INTERN(s_device_kw, "device");
+    INTERN(s_env_checked, "_env_checked");
+    INTERN(s_env_default, "_env_default");
 #undef INTERN
     kw_out = Py_BuildValue("(s)", "out");
     kw_copy = Py_BuildValue("(O)", s_copy_kw);
