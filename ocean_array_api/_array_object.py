@@ -525,6 +525,7 @@ def _compiled(func: Any, kind: str, mask: int = 0, result: str = "same") -> Any:
         return func
     op = _fp._make_op(func, kind, func.__name__, mask, result)
     op.__dict__.update(func.__dict__)  # _allowed, _result, _operator, ...
+    op.__annotations__ = func.__annotations__  # typing.get_type_hints(op)
     return op
 
 

@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -585,6 +586,7 @@ def test_signatures_and_names_unchanged() -> None:
         assert fn.__doc__ == py.__doc__
         assert fn.__module__ == py.__module__
         assert inspect.signature(fn) == inspect.signature(py)
+        assert typing.get_type_hints(fn) == typing.get_type_hints(py)
         assert pickle.loads(pickle.dumps(fn)) is fn
     assert xp.add._allowed is xp.add.__wrapped__._allowed
     assert xp.add._result == "promote"
