@@ -630,6 +630,30 @@ def test_function_results_are_views_and_identity_as_in_python() -> None:
 
 
 @needs_fastpath
+def test_reused_array_objects_start_fresh() -> None:
+    """Array objects' memory is reused (a free list): weak references die
+    with the old object, and a new one is tracked by the GC as usual."""
+    import gc
+    import weakref
+
+    x = xp.arange(4.0)
+    old = [x[1:] for _ in range(300)]
+    refs = [weakref.ref(a) for a in old]
+    del old
+    assert all(r() is None for r in refs)
+    new = [x[i % 4 :] for i in range(300)]
+    assert all(gc.is_tracked(a) for a in new)
+    assert all(weakref.ref(a)() is a for a in new)
+    assert [a.shape[0] for a in new[:4]] == [4, 3, 2, 1]
+    cycle: list[Any] = [x[1:]]
+    cycle.append(cycle)
+    probe = weakref.ref(cycle[0])
+    del cycle
+    gc.collect()
+    assert probe() is None
+
+
+@needs_fastpath
 def test_views_stay_views() -> None:
     x = xp.asarray([1.0, 2.0, 3.0, 4.0])
     v = x[1:3]

@@ -109,19 +109,45 @@ base_clear(ArrayBase *self)
     return 0;
 }
 
+/* A free list of Array objects' memory: making and freeing the small
+ * wrapper object is a good part of a fast case's cost.  Only Array itself
+ * (no subclass) with CPython's own allocator goes there; subtype_dealloc has
+ * cleared its weak references and untracked it before calling this base
+ * dealloc, and touches nothing of it after. */
+#define FREE_MAX 128
+static PyObject *free_list[FREE_MAX];
+static int n_free = 0;
+
 static void
 base_dealloc(ArrayBase *self)
 {
     PyObject_GC_UnTrack(self);
     base_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *tp = Py_TYPE(self);
+    if (tp == array_type && n_free < FREE_MAX && tp->tp_free == PyObject_GC_Del &&
+        tp->tp_alloc == PyType_GenericAlloc) {
+        free_list[n_free++] = (PyObject *)self;
+        return;
+    }
+    tp->tp_free((PyObject *)self);
 }
 
 static PyObject *
 wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
 {
     /* steals a reference to data */
-    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
+    ArrayBase *out;
+    if (n_free > 0 && array_type->tp_alloc == PyType_GenericAlloc) {
+        /* as PyType_GenericAlloc leaves it: zeroed, typed, one reference,
+         * tracked by the GC */
+        out = (ArrayBase *)free_list[--n_free];
+        memset((char *)out + sizeof(PyObject), 0,
+               array_type->tp_basicsize - sizeof(PyObject));
+        PyObject_Init((PyObject *)out, array_type);
+        PyObject_GC_Track(out);
+    }
+    else
+        out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
     if (out == NULL) {
         Py_DECREF(data);
         return NULL;
