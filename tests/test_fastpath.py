@@ -51,7 +51,8 @@ def _outcome(fn: Callable[[], Any]) -> tuple[Any, ...]:
             str(res.dtype),
             str(res.device),
             res.shape,
-            np.asarray(res.to_device("cpu")).tolist(),
+            # repr: NaN equals NaN, and -0.0 differs from 0.0
+            repr(np.asarray(res.to_device("cpu")).tolist()),
         )
     return ("value", repr(res))
 
@@ -217,6 +218,14 @@ FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("add(f)", lambda a: xp.add(a["f"])),
     ("add(f, g, x=1)", lambda a: xp.add(a["f"], a["g"], x=1)),
     ("add(1, 2)", lambda a: xp.add(1, 2)),
+    ("pow(f, 2)", lambda a: xp.pow(a["f"], 2)),
+    ("pow(i, 3)", lambda a: xp.pow(a["i"], 3)),
+    ("pow(i, -1)", lambda a: xp.pow(a["i"], -1)),
+    ("pow(i8, 300)", lambda a: xp.pow(a["i8"], 300)),
+    ("pow(c, 2)", lambda a: xp.pow(a["c"], 2)),
+    ("pow(f, 0.5)", lambda a: xp.pow(a["f"], 0.5)),
+    ("pow(2, i)", lambda a: xp.pow(2, a["i"])),
+    ("i ** 2", lambda a: a["i"] ** 2),
     ("divide(i, i)", lambda a: xp.divide(a["i"], a["i"])),
     ("equal(c, c)", lambda a: xp.equal(a["c"], a["c"])),
     ("less(c, c)", lambda a: xp.less(a["c"], a["c"])),
@@ -402,6 +411,11 @@ def _itruediv(x: Any, v: Any) -> Any:
     return x
 
 
+def _ipow(x: Any, v: Any) -> Any:
+    x **= v
+    return x
+
+
 def _iand(x: Any, v: Any) -> Any:
     x &= v
     return x
@@ -459,6 +473,9 @@ WRITES: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("f /= 2", _inplace("f", _itruediv, 2)),
     ("i8 += 300", _inplace("i8", _iadd, 300)),
     ("f &= 1", _inplace("f", _iand, 1)),
+    ("f **= 2", _inplace("f", _ipow, 2)),
+    ("i **= 2", _inplace("i", _ipow, 2)),
+    ("i **= -1", _inplace("i", _ipow, -1)),
     ("i &= 6", _inplace("i", _iand, 6)),
     ("f += other", _inplace("f", _iadd, lambda a: a["other"])),
 ]

@@ -63,7 +63,7 @@ typedef struct {
      * calls they make (any other entry, e.g. ocean_ext.instrument's
      * wrapper, is called) */
     PyObject *cpu_reshape, *cpu_permute_dims, *cpu_concat, *cpu_where,
-        *cpu_astype;
+        *cpu_astype, *cpu_pow;
 } DeviceEntry;
 static DeviceEntry devices[MAX_DEVICES];
 static int n_devices = 0;
@@ -72,7 +72,8 @@ static PyObject *s_ops, *s_native, *s_backend, *s_to_native, *s_shape,
     *s_ndim, *s_size, *s_base, *s_getitem, *s_setitem, *s_copy,
     *s_matrix_transpose, *s_check, *kw_out, *s_reshape, *s_permute_dims,
     *s_concat, *s_where, *s_astype, *s_copy_kw, *s_axis_kw, *s_device_kw,
-    *kw_copy, *int_zero;
+    *kw_copy, *int_zero, *s_pow;
+static PyObject *np_power = NULL; /* numpy.power */
 static PyObject *dtype_native[MAX_DTYPES]; /* each standard DType's _native */
 /* asarray(ndarray): NumPy's native descriptors -> DType (_creation_functions'
  * _HOST_DTYPES), the device scope's ContextVar, _devices.__dict__, the CPU */
@@ -346,6 +347,7 @@ device_entry(PyObject *dev)
     e->cpu_concat = cpu_kernel(e, s_concat, "_concat");
     e->cpu_where = cpu_kernel(e, s_where, "_where");
     e->cpu_astype = cpu_kernel(e, s_astype, "_astype");
+    e->cpu_pow = cpu_kernel(e, s_pow, "_pow");
     return e;
 }
 
@@ -525,6 +527,10 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
         PyErr_Clear();
         return NOT_FAST;
     }
+    /* ocean_cpu's _pow with a Python int exponent is numpy.power itself */
+    if (func == e->cpu_pow && np_power != NULL && op->kind != K_REFLECTED &&
+        PyLong_CheckExact(b))
+        func = np_power;
     Py_INCREF(func); /* the table may change during the call */
     PyObject *res;
     if (op->kind == K_INPLACE) {
@@ -2109,12 +2115,18 @@ PyInit__fastpath(void)
     INTERN(s_axis_kw, "axis");
     INTERN(s_device_kw, "device");
     INTERN(s_env_checked, "_env_checked");
+    INTERN(s_pow, "pow");
     INTERN(s_env_default, "_env_default");
 #undef INTERN
     kw_out = Py_BuildValue("(s)", "out");
     kw_copy = Py_BuildValue("(O)", s_copy_kw);
     int_zero = PyLong_FromLong(0);
     if (kw_out == NULL || kw_copy == NULL || int_zero == NULL)
+        return NULL;
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    np_power = numpy ? PyObject_GetAttrString(numpy, "power") : NULL;
+    Py_XDECREF(numpy);
+    if (np_power == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
