@@ -364,6 +364,19 @@ FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("astype(other, f32)", lambda a: xp.astype(a["other"], xp.float32)),
     ("astype(f, f32, x=1)", lambda a: xp.astype(a["f"], xp.float32, x=1)),
     ("astype(f, dtype=f32)", lambda a: xp.astype(a["f"], dtype=xp.float32)),
+    ("i8[-1]", lambda a: a["i8"][-1]),
+    ("u8[0]", lambda a: a["u8"][0]),
+    ("u64[1]", lambda a: xp.asarray([1, 2**64 - 1], dtype=xp.uint64)[1]),
+    ("f32[2]", lambda a: a["f32"][2]),
+    ("c[1]", lambda a: a["c"][1]),
+    ("c64[0]", lambda a: xp.astype(a["c"], xp.complex64)[0]),
+    ("b[0]", lambda a: a["b"][0]),
+    ("m.mT[3, 2]", lambda a: a["m"].mT[3, 2]),
+    ("m[::-1, ::2][0, 1]", lambda a: a["m"][::-1, ::2][0, 1]),
+    ("m[-3, -4]", lambda a: a["m"][-3, -4]),
+    ("m[1, 4]", lambda a: a["m"][1, 4]),
+    ("big-endian[1]", lambda a: xp.asarray(_BE)[1]),
+    ("(-0.0, nan)[0]", lambda a: xp.asarray([-0.0, float("nan")])[0]),
     ("asarray(np 0-d)", lambda a: xp.asarray(np.asarray(1.5))),
     ("asarray(np bool)", lambda a: xp.asarray(a["npa"] > 1)),
     ("asarray(np uint64)", lambda a: xp.asarray(np.arange(3, dtype=np.uint64))),
@@ -624,7 +637,11 @@ def test_function_results_are_views_and_identity_as_in_python() -> None:
         cp = xp.astype(f, xp.float64)
         c = xp.concat([f, f])
         host = np.arange(3.0)
+        e = m[1, 2]
         return [
+            (e._data.flags.owndata, e._data.flags.writeable, e._data.base),
+            np.shares_memory(e._data, m._data),
+            e._data.dtype is np.dtype(np.float64),
             xp.asarray(host)._data is host,
             np.shares_memory(r._data, m._data),
             np.shares_memory(p._data, m._data),
@@ -643,7 +660,7 @@ def test_function_results_are_views_and_identity_as_in_python() -> None:
     finally:
         _fastpath._set_enabled(old)
     assert on == off
-    assert on[:5] == [True, True, True, (8, 32), True]
+    assert on[:8] == [(True, True, None), False, True, True, True, True, (8, 32), True]
 
 
 @needs_fastpath

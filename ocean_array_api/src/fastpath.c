@@ -760,6 +760,59 @@ native_byteorder(PyObject *data)
     return r;
 }
 
+/* x[i] or x[i, j, ...] naming one element of native NumPy data (the key
+ * checked by basic_key_ok): what NumPy's scalar given to numpy.asarray makes
+ * (a new 0-d array of the dtype's canonical descriptor holding the element's
+ * bytes), without the scalar.  NOT_FAST for other keys, data and dtypes
+ * (bool: NumPy's scalar normalises the byte). */
+static PyObject *
+element_copy(PyObject *data, PyObject *key)
+{
+    if (!PyArray_CheckExact(data))
+        return NOT_FAST;
+    PyArrayObject *d = (PyArrayObject *)data;
+    int nd = PyArray_NDIM(d);
+    PyArray_Descr *descr = PyArray_DESCR(d);
+    int type = PyArray_TYPE(d);
+    if (nd == 0 || !PyArray_ISNBO(descr->byteorder) || type == NPY_BOOL ||
+        !(PyTypeNum_ISINTEGER(type) || PyTypeNum_ISFLOAT(type) ||
+          PyTypeNum_ISCOMPLEX(type)) || type == NPY_HALF || type == NPY_LONGDOUBLE ||
+        type == NPY_CLONGDOUBLE)
+        return NOT_FAST;
+    PyObject *const *items;
+    if (PyLong_CheckExact(key) && nd == 1)
+        items = &key;
+    else if (PyTuple_CheckExact(key) && PyTuple_GET_SIZE(key) == nd)
+        items = &PyTuple_GET_ITEM(key, 0);
+    else
+        return NOT_FAST;
+    char *ptr = PyArray_BYTES(d);
+    for (int i = 0; i < nd; i++) {
+        if (!PyLong_CheckExact(items[i]))
+            return NOT_FAST;
+        Py_ssize_t v = PyLong_AsSsize_t(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        npy_intp n = PyArray_DIM(d, i);
+        if (v < 0)
+            v += n;
+        if (v < 0 || v >= n)
+            return NOT_FAST;
+        ptr += v * PyArray_STRIDE(d, i);
+    }
+    PyArray_Descr *canon = PyArray_DescrFromType(type);
+    if (canon == NULL)
+        return NULL;
+    PyObject *res = PyArray_NewFromDescr(&PyArray_Type, canon, 0, NULL, NULL,
+                                         NULL, 0, NULL);
+    if (res == NULL)
+        return NULL;
+    memcpy(PyArray_DATA((PyArrayObject *)res), ptr, PyArray_ITEMSIZE(d));
+    return res;
+}
+
 static PyObject *
 fast_getitem(PyObject *x, PyObject *key)
 {
@@ -792,6 +845,12 @@ fast_getitem(PyObject *x, PyObject *key)
         return NOT_FAST;
     }
     PyObject *res;
+    if (func == op_getitem && !is_array &&
+        (res = element_copy(ax->data, nkey)) != NOT_FAST) {
+        if (res == NULL)
+            return NULL;
+        return wrap_new(res, ax->dtype, ax->device);
+    }
     if (func == op_getitem)
         res = PyObject_GetItem(ax->data, nkey);
     else {
