@@ -514,6 +514,21 @@ def _install_fastpath() -> None:
     Array.__setitem__ = _fp._make_op(setitem, "setitem", "setitem", 0, "same")  # type: ignore[method-assign]
 
 
+def _compiled(func: Any, kind: str, mask: int = 0, result: str = "same") -> Any:
+    """A namespace function with the compiled fast path in front of it.
+
+    The FastOp keeps ``func`` as ``__wrapped__`` (so ``inspect.signature``
+    and the docs see it), copies its name, docstring and module, and calls it
+    for every case it does not take; without the fast path, ``func`` itself.
+    """
+    if not _FASTPATH:
+        return func
+    op = _fp._make_op(func, kind, func.__name__, mask, result)
+    op.__dict__.update(func.__dict__)  # _allowed, _result, _operator, ...
+    op.__annotations__ = func.__annotations__  # typing.get_type_hints(op)
+    return op
+
+
 def _allowed_mask(allowed: Any) -> int:
     """The fast path's bit mask of the standard dtypes in ``allowed``."""
     return sum(1 << i for i, d in enumerate(_FAST_DTYPES) if d in allowed)

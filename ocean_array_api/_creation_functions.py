@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _array_object as _ao
 from . import _devices
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
@@ -808,3 +809,10 @@ def dlpack_export(
     except Exception as exc:
         msg = f"{where}: {exc}"
         raise BufferError(msg) from None
+
+
+# The compiled fast path (docs/dev/fastpath.md) in front of asarray(): the
+# fast case above (a NumPy array, no keywords, the CPU by default) in C.
+if _ao._FASTPATH:
+    _ao._fp._setup_asarray(_HOST_DTYPES, _devices._scope, vars(_devices), _CPU)
+    asarray = _ao._compiled(asarray, "asarray")

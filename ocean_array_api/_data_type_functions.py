@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes as _dt
-from ._array_object import Array, _transfer, _wrap
+from ._array_object import Array, _compiled, _transfer, _wrap
 from ._devices import Device, parse_device
 from ._dtypes import DType, check_dtype_arg, promote
 from ._helpers import type_error
@@ -213,3 +213,7 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 
 def _device_of(x: Any) -> Any:  # used by _info
     return x._device if x.__class__ is Array else None
+
+
+# The compiled fast path (docs/dev/fastpath.md) in front of astype().
+astype = _compiled(astype, "astype")

@@ -549,6 +549,22 @@ def _install_operators() -> None:
 
 _install_operators()
 
+
+def _install_functions() -> None:
+    """The namespace's elementwise functions with the compiled fast path in
+    front (the same cases as the operators'); ``clip`` stays Python."""
+    if not _ao._FASTPATH:
+        return
+    g = globals()
+    for name in __all__:
+        func = g[name]
+        if not hasattr(func, "_result"):
+            continue  # clip
+        kind = "forward" if hasattr(func, "_operator") else "unary"
+        mask = _ao._allowed_mask(func._allowed)
+        g[name] = _ao._compiled(func, kind, mask, func._result)
+
+
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh",
     "bitwise_and", "bitwise_left_shift", "bitwise_invert", "bitwise_or",
@@ -561,3 +577,5 @@ __all__ = [
     "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt",
     "subtract", "tan", "tanh", "trunc",
 ]  # fmt: skip
+
+_install_functions()

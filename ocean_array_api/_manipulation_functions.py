@@ -16,7 +16,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
-from ._array_object import Array, _wrap
+from ._array_object import Array, _compiled, _wrap
 from ._dtypes import promote
 from ._helpers import (
     check_copy,
@@ -667,3 +667,9 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     check_size(size, fn, f"with `repetitions` {reps}, the result")
     dev = x._device
     return _wrap(dev._ops["tile"](x._data, reps), x._dtype, dev)
+
+
+# The compiled fast path (docs/dev/fastpath.md) in front of the hot functions.
+reshape = _compiled(reshape, "reshape")
+permute_dims = _compiled(permute_dims, "permute_dims")
+concat = _compiled(concat, "concat")

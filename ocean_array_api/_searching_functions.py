@@ -11,7 +11,7 @@ from typing import Literal
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
-from ._array_object import Array, _wrap
+from ._array_object import Array, _compiled, _wrap
 from ._dtypes import promote
 from ._elementwise_functions import _resolve, check_int_range, check_scalar
 from ._helpers import (
@@ -249,3 +249,7 @@ def where(
     if res.dtype is not dt._native and res.dtype != dt._native:
         res = dev._ops["astype"](res, dt._native, False)
     return _wrap(res, dt, dev)
+
+
+# The compiled fast path (docs/dev/fastpath.md) in front of where().
+where = _compiled(where, "where")

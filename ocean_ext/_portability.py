@@ -281,11 +281,7 @@ def _install() -> None:
                 continue
             seen.add(id(mod))
             for name, value in list(vars(mod).items()):
-                if (
-                    name.startswith("_")
-                    or not inspect.isfunction(value)
-                    or name in _SKIP
-                ):
+                if name.startswith("_") or not _is_function(value) or name in _SKIP:
                     continue
                 _originals[(mod, name)] = value
                 setattr(mod, name, _lenient(value, prefix + name))
@@ -294,6 +290,15 @@ def _install() -> None:
             if value is not None:
                 _originals[(Array, name)] = value
                 setattr(Array, name, _lenient(value, "Array." + name, method=True))
+
+
+def _is_function(value: Any) -> bool:
+    """A Python function, or one with the compiled fast path in front
+    (``ocean_array_api._fastpath.FastOp``, which calls it as ``__wrapped__``)."""
+    return inspect.isfunction(value) or (
+        type(value).__name__ == "FastOp"
+        and type(value).__module__ == "ocean_array_api._fastpath"
+    )
 
 
 def _uninstall() -> None:

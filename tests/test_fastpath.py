@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,8 @@ def _outcome(fn: Callable[[], Any]) -> tuple[Any, ...]:
             str(res.dtype),
             str(res.device),
             res.shape,
-            np.asarray(res.to_device("cpu")).tolist(),
+            # repr: NaN equals NaN, and -0.0 differs from 0.0
+            repr(np.asarray(res.to_device("cpu")).tolist()),
         )
     return ("value", repr(res))
 
@@ -193,6 +195,201 @@ READS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("asarray(np, cpu:1)", lambda a: xp.asarray(a["npa"], device=_CPU1)),
 ]
 
+_BE = np.arange(6.0).astype(">f8")  # byte-swapped data
+
+
+def _in_scope(fn: Callable[[], Any]) -> Any:
+    with _CPU1:
+        return fn()
+
+
+# the namespace functions with a compiled fast case
+FUNCTIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("add(f, g)", lambda a: xp.add(a["f"], a["g"])),
+    ("add(f, 1)", lambda a: xp.add(a["f"], 1)),
+    ("add(1, f)", lambda a: xp.add(1, a["f"])),
+    ("add(f, f32)", lambda a: xp.add(a["f"], a["f32"])),
+    ("add(f, other)", lambda a: xp.add(a["f"], a["other"])),
+    ("add(f, 's')", lambda a: xp.add(a["f"], "s")),
+    ("add(f, np)", lambda a: xp.add(a["f"], a["npa"])),
+    ("add(f, m3)", lambda a: xp.add(a["f"][:3], a["m"])),
+    ("add(b, b)", lambda a: xp.add(a["b"], a["b"])),
+    ("add(i8, 300)", lambda a: xp.add(a["i8"], 300)),
+    ("add(f)", lambda a: xp.add(a["f"])),
+    ("add(f, g, x=1)", lambda a: xp.add(a["f"], a["g"], x=1)),
+    ("add(1, 2)", lambda a: xp.add(1, 2)),
+    ("pow(f, 2)", lambda a: xp.pow(a["f"], 2)),
+    ("pow(i, 3)", lambda a: xp.pow(a["i"], 3)),
+    ("pow(i, -1)", lambda a: xp.pow(a["i"], -1)),
+    ("pow(i8, 300)", lambda a: xp.pow(a["i8"], 300)),
+    ("pow(c, 2)", lambda a: xp.pow(a["c"], 2)),
+    ("pow(f, 0.5)", lambda a: xp.pow(a["f"], 0.5)),
+    ("pow(2, i)", lambda a: xp.pow(2, a["i"])),
+    ("i ** 2", lambda a: a["i"] ** 2),
+    ("divide(i, i)", lambda a: xp.divide(a["i"], a["i"])),
+    ("equal(c, c)", lambda a: xp.equal(a["c"], a["c"])),
+    ("less(c, c)", lambda a: xp.less(a["c"], a["c"])),
+    ("exp(f)", lambda a: xp.exp(a["f"])),
+    ("exp(i)", lambda a: xp.exp(a["i"])),
+    ("exp(np)", lambda a: xp.exp(a["npa"])),
+    ("abs(c)", lambda a: xp.abs(a["c"])),
+    ("isnan(f)", lambda a: xp.isnan(a["f"])),
+    ("real(f32)", lambda a: xp.real(a["f32"])),
+    ("exp(x=f)", lambda a: xp.exp(x=a["f"])),
+    ("reshape(m, (4, 3))", lambda a: xp.reshape(a["m"], (4, 3))),
+    ("reshape(m, (2, -1))", lambda a: xp.reshape(a["m"], (2, -1))),
+    ("reshape(m, ())", lambda a: xp.reshape(a["m"], ())),
+    ("reshape(z0, ())", lambda a: xp.reshape(a["z0"], ())),
+    ("reshape(m, (5,))", lambda a: xp.reshape(a["m"], (5,))),
+    ("reshape(m, (-1, -1))", lambda a: xp.reshape(a["m"], (-1, -1))),
+    ("reshape(m, (-2, -6))", lambda a: xp.reshape(a["m"], (-2, -6))),
+    ("reshape(m, (2**70,))", lambda a: xp.reshape(a["m"], (2**70,))),
+    ("reshape(m, [12])", lambda a: xp.reshape(a["m"], [12])),
+    ("reshape(m, 12)", lambda a: xp.reshape(a["m"], 12)),
+    ("reshape(m, (12.0,))", lambda a: xp.reshape(a["m"], (12.0,))),
+    ("reshape(m, (True, 12))", lambda a: xp.reshape(a["m"], (True, 12))),
+    ("reshape(m, 's')", lambda a: xp.reshape(a["m"], "s")),
+    ("reshape(np, (2, 2))", lambda a: xp.reshape(a["npa"], (2, 2))),
+    ("reshape(m.mT, (12,))", lambda a: xp.reshape(a["m"].mT, (12,))),
+    ("reshape(mT, copy=False)", lambda a: xp.reshape(a["m"].mT, (12,), copy=False)),
+    ("reshape(m, copy=True)", lambda a: xp.reshape(a["m"], (12,), copy=True)),
+    ("reshape(m, copy=False)", lambda a: xp.reshape(a["m"], (12,), copy=False)),
+    ("reshape(m, copy=1)", lambda a: xp.reshape(a["m"], (12,), copy=1)),
+    ("reshape(m, shape=)", lambda a: xp.reshape(a["m"], shape=(12,))),
+    ("reshape(m, (12,), x=1)", lambda a: xp.reshape(a["m"], (12,), x=1)),
+    ("reshape(big-endian)", lambda a: xp.reshape(xp.asarray(_BE), (2, 3))),
+    ("reshape(other)", lambda a: xp.reshape(a["other"], (2, 2))),
+    ("reshape(c)", lambda a: xp.reshape(a["c"], (2, 2))),
+    ("permute_dims(m, (1, 0))", lambda a: xp.permute_dims(a["m"], (1, 0))),
+    ("permute_dims(m, (0, 1))", lambda a: xp.permute_dims(a["m"], (0, 1))),
+    ("permute_dims(m, (-1, 0))", lambda a: xp.permute_dims(a["m"], (-1, 0))),
+    ("permute_dims(m, (0, 0))", lambda a: xp.permute_dims(a["m"], (0, 0))),
+    ("permute_dims(m, (0,))", lambda a: xp.permute_dims(a["m"], (0,))),
+    ("permute_dims(m, (0, 2))", lambda a: xp.permute_dims(a["m"], (0, 2))),
+    ("permute_dims(m, [1, 0])", lambda a: xp.permute_dims(a["m"], [1, 0])),
+    ("permute_dims(m, (1.0, 0))", lambda a: xp.permute_dims(a["m"], (1.0, 0))),
+    ("permute_dims(m, (True, 0))", lambda a: xp.permute_dims(a["m"], (True, 0))),
+    ("permute_dims(m, 1)", lambda a: xp.permute_dims(a["m"], 1)),
+    ("permute_dims(z0, ())", lambda a: xp.permute_dims(a["z0"], ())),
+    ("permute_dims(np, (0,))", lambda a: xp.permute_dims(a["npa"], (0,))),
+    ("permute_dims(m, axes=)", lambda a: xp.permute_dims(a["m"], axes=(1, 0))),
+    ("concat([f, g])", lambda a: xp.concat([a["f"], a["g"]])),
+    ("concat((f, g))", lambda a: xp.concat((a["f"], a["g"]))),
+    ("concat([f])", lambda a: xp.concat([a["f"]])),
+    ("concat([m, m], axis=1)", lambda a: xp.concat([a["m"], a["m"]], axis=1)),
+    ("concat([m, m], axis=-1)", lambda a: xp.concat([a["m"], a["m"]], axis=-1)),
+    ("concat([m, m], axis=-3)", lambda a: xp.concat([a["m"], a["m"]], axis=-3)),
+    ("concat([m, m], axis=2)", lambda a: xp.concat([a["m"], a["m"]], axis=2)),
+    ("concat([m, m], axis=2**70)", lambda a: xp.concat([a["m"], a["m"]], axis=2**70)),
+    ("concat([m, m], axis=None)", lambda a: xp.concat([a["m"], a["m"]], axis=None)),
+    ("concat([m, f], axis=None)", lambda a: xp.concat([a["m"], a["f"]], axis=None)),
+    ("concat([m, m], axis=True)", lambda a: xp.concat([a["m"], a["m"]], axis=True)),
+    ("concat([m, m], axis=1.0)", lambda a: xp.concat([a["m"], a["m"]], axis=1.0)),
+    (
+        "concat([m, m[:, :2]], axis=1)",
+        lambda a: xp.concat([a["m"], a["m"][:, :2]], axis=1),
+    ),
+    ("concat([m, m[:, :2]])", lambda a: xp.concat([a["m"], a["m"][:, :2]])),
+    ("concat([m, f])", lambda a: xp.concat([a["m"], a["f"]])),
+    ("concat([f, f32])", lambda a: xp.concat([a["f"], a["f32"]])),
+    ("concat([f, i])", lambda a: xp.concat([a["f"], a["i"]])),
+    ("concat([f, other])", lambda a: xp.concat([a["f"], a["other"]])),
+    ("concat([other, other])", lambda a: xp.concat([a["other"], a["other"]])),
+    ("concat([f, np])", lambda a: xp.concat([a["f"], a["npa"]])),
+    ("concat([np, f])", lambda a: xp.concat([a["npa"], a["f"]])),
+    ("concat([])", lambda a: xp.concat([])),
+    ("concat(f)", lambda a: xp.concat(a["f"])),
+    ("concat([z0, z0])", lambda a: xp.concat([a["z0"], a["z0"]])),
+    ("concat([f, g], x=1)", lambda a: xp.concat([a["f"], a["g"]], x=1)),
+    ("concat([f, g], 0)", lambda a: xp.concat([a["f"], a["g"]], 0)),
+    ("where(mask, f, g)", lambda a: xp.where(a["mask"], a["f"], a["g"])),
+    ("where(mask, m, m)", lambda a: xp.where(a["mask"], a["m"], a["m"])),
+    ("where(mask3, f, g)", lambda a: xp.where(a["mask3"], a["f"], a["g"])),
+    ("where(mask, f, f32)", lambda a: xp.where(a["mask"], a["f"], a["f32"])),
+    ("where(mask, f, 0.0)", lambda a: xp.where(a["mask"], a["f"], 0.0)),
+    ("where(mask, i8, 300)", lambda a: xp.where(a["mask"], a["i8"], 300)),
+    ("where(mask, 0.0, f)", lambda a: xp.where(a["mask"], 0.0, a["f"])),
+    ("where(mask, 2, f)", lambda a: xp.where(a["mask"], 2, a["f"])),
+    ("where(mask, i8, 5)", lambda a: xp.where(a["mask"], a["i8"], 5)),
+    ("where(mask, i8, -129)", lambda a: xp.where(a["mask"], a["i8"], -129)),
+    ("where(mask, u8, -1)", lambda a: xp.where(a["mask"], a["u8"], -1)),
+    ("where(mask, f32, 1.5)", lambda a: xp.where(a["mask"], a["f32"], 1.5)),
+    ("where(mask, b, 1)", lambda a: xp.where(a["mask"], a["b"], 1)),
+    ("where(mask, b, True)", lambda a: xp.where(a["mask"], a["b"], True)),
+    ("where(mask, 1.0, 2.0)", lambda a: xp.where(a["mask"], 1.0, 2.0)),
+    ("where(mask, i, 1.5)", lambda a: xp.where(a["mask"], a["i"], 1.5)),
+    ("where(mask, f, 2**70)", lambda a: xp.where(a["mask"], a["f"], 2**70)),
+    ("where(mask, i, 2**70)", lambda a: xp.where(a["mask"], a["i"], 2**70)),
+    ("where(mask, f, 1j)", lambda a: xp.where(a["mask"], a["f"], 1j)),
+    ("where(mask3, f, 0.0)", lambda a: xp.where(a["mask3"], a["f"], 0.0)),
+    ("where(mask, other, 0.0)", lambda a: xp.where(a["mask"], a["other"], 0.0)),
+    ("where(f, f, g)", lambda a: xp.where(a["f"], a["f"], a["g"])),
+    ("where(mask, f, other)", lambda a: xp.where(a["mask"], a["f"], a["other"])),
+    (
+        "where(mask, other, other)",
+        lambda a: xp.where(a["mask"], a["other"], a["other"]),
+    ),
+    ("where(np, f, g)", lambda a: xp.where(a["npa"] > 1, a["f"], a["g"])),
+    (
+        "where(mask, be, be)",
+        lambda a: xp.where(a["b"][:2], xp.asarray(_BE[:2]), xp.asarray(_BE[2:4])),
+    ),
+    ("where(mask, c, c)", lambda a: xp.where(a["mask"], a["c"], a["c"])),
+    ("where(mask, f)", lambda a: xp.where(a["mask"], a["f"])),
+    ("astype(f, float32)", lambda a: xp.astype(a["f"], xp.float32)),
+    ("astype(i, float64)", lambda a: xp.astype(a["i"], xp.float64)),
+    ("astype(f, int8)", lambda a: xp.astype(a["f"], xp.int8)),
+    ("astype(b, int8)", lambda a: xp.astype(a["b"], xp.int8)),
+    ("astype(f, complex64)", lambda a: xp.astype(a["f"], xp.complex64)),
+    ("astype(c, float64)", lambda a: xp.astype(a["c"], xp.float64)),
+    ("astype(c, complex64)", lambda a: xp.astype(a["c"], xp.complex64)),
+    ("astype(f, float64)", lambda a: xp.astype(a["f"], xp.float64)),
+    ("astype(f, f64, copy=False)", lambda a: xp.astype(a["f"], xp.float64, copy=False)),
+    ("astype(f, f32, copy=False)", lambda a: xp.astype(a["f"], xp.float32, copy=False)),
+    ("astype(f, f32, copy=None)", lambda a: xp.astype(a["f"], xp.float32, copy=None)),
+    ("astype(f, f32, copy=1)", lambda a: xp.astype(a["f"], xp.float32, copy=1)),
+    ("astype(f, 'float32')", lambda a: xp.astype(a["f"], "float32")),
+    ("astype(f, np.float32)", lambda a: xp.astype(a["f"], np.float32)),
+    ("astype(f, float)", lambda a: xp.astype(a["f"], float)),
+    ("astype(np, float32)", lambda a: xp.astype(a["npa"], xp.float32)),
+    (
+        "astype(f, f32, device=cpu:1)",
+        lambda a: xp.astype(a["f"], xp.float32, device=_CPU1),
+    ),
+    (
+        "astype(f, f32, device=None)",
+        lambda a: xp.astype(a["f"], xp.float32, device=None),
+    ),
+    ("astype(f, f32, device='x')", lambda a: xp.astype(a["f"], xp.float32, device="x")),
+    ("astype(other, f32)", lambda a: xp.astype(a["other"], xp.float32)),
+    ("astype(f, f32, x=1)", lambda a: xp.astype(a["f"], xp.float32, x=1)),
+    ("astype(f, dtype=f32)", lambda a: xp.astype(a["f"], dtype=xp.float32)),
+    ("i8[-1]", lambda a: a["i8"][-1]),
+    ("u8[0]", lambda a: a["u8"][0]),
+    ("u64[1]", lambda a: xp.asarray([1, 2**64 - 1], dtype=xp.uint64)[1]),
+    ("f32[2]", lambda a: a["f32"][2]),
+    ("c[1]", lambda a: a["c"][1]),
+    ("c64[0]", lambda a: xp.astype(a["c"], xp.complex64)[0]),
+    ("b[0]", lambda a: a["b"][0]),
+    ("m.mT[3, 2]", lambda a: a["m"].mT[3, 2]),
+    ("m[::-1, ::2][0, 1]", lambda a: a["m"][::-1, ::2][0, 1]),
+    ("m[-3, -4]", lambda a: a["m"][-3, -4]),
+    ("m[1, 4]", lambda a: a["m"][1, 4]),
+    ("big-endian[1]", lambda a: xp.asarray(_BE)[1]),
+    ("(-0.0, nan)[0]", lambda a: xp.asarray([-0.0, float("nan")])[0]),
+    ("asarray(np 0-d)", lambda a: xp.asarray(np.asarray(1.5))),
+    ("asarray(np bool)", lambda a: xp.asarray(a["npa"] > 1)),
+    ("asarray(np uint64)", lambda a: xp.asarray(np.arange(3, dtype=np.uint64))),
+    ("asarray(np, copy=None)", lambda a: xp.asarray(a["npa"], copy=None)),
+    ("asarray(np, dtype=f32)", lambda a: xp.asarray(a["npa"], dtype=xp.float32)),
+    ("asarray(np matrix)", lambda a: xp.asarray(np.asmatrix(np.eye(2)))),
+    ("asarray(np str)", lambda a: xp.asarray(np.asarray(["a"]))),
+    ("asarray(np) in a cpu:1 scope", lambda a: _in_scope(lambda: xp.asarray(a["npa"]))),
+    ("asarray(np.float64)", lambda a: xp.asarray(np.float64(2.0))),
+    ("asarray()", lambda a: xp.asarray()),
+    ("astype(big-endian, f32)", lambda a: xp.astype(xp.asarray(_BE), xp.float32)),
+]
+
 
 def _write(target: str, key: Callable[[dict[str, Any]], Any], value: Any) -> Any:
     def op(a: dict[str, Any]) -> Any:
@@ -224,6 +421,11 @@ def _iadd(x: Any, v: Any) -> Any:
 
 def _itruediv(x: Any, v: Any) -> Any:
     x /= v
+    return x
+
+
+def _ipow(x: Any, v: Any) -> Any:
+    x **= v
     return x
 
 
@@ -284,6 +486,9 @@ WRITES: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("f /= 2", _inplace("f", _itruediv, 2)),
     ("i8 += 300", _inplace("i8", _iadd, 300)),
     ("f &= 1", _inplace("f", _iand, 1)),
+    ("f **= 2", _inplace("f", _ipow, 2)),
+    ("i **= 2", _inplace("i", _ipow, 2)),
+    ("i **= -1", _inplace("i", _ipow, -1)),
     ("i &= 6", _inplace("i", _iand, 6)),
     ("f += other", _inplace("f", _iadd, lambda a: a["other"])),
 ]
@@ -328,11 +533,36 @@ def test_fastpath_is_active() -> None:
     finally:
         sys.setprofile(None)
     assert "call" not in calls, calls
+    m = xp.reshape(x, (1, 2))
+    for fn in (
+        xp.add, xp.exp, xp.reshape, xp.permute_dims, xp.concat, xp.where,
+        xp.asarray,
+    ):  # fmt: skip
+        assert isinstance(fn, _fastpath.FastOp), fn
+    calls.clear()
+    sys.setprofile(lambda frame, event, arg: calls.append(event))
+    try:
+        _ = xp.add(x, y)
+        _ = xp.exp(x)
+        _ = xp.reshape(x, (2, 1))
+        _ = xp.permute_dims(m, (1, 0))
+        _ = xp.concat([x, y])
+        _ = xp.concat((m, m), axis=1)
+        _ = xp.where(x < 1.5, x, y)
+        _ = xp.where(x < 1.5, x, 0.0)
+        _ = xp.astype(x, xp.float32)
+        _ = xp.astype(x, xp.float64, copy=False)
+        _ = xp.asarray(x._data)
+    finally:
+        sys.setprofile(None)
+    assert "call" not in calls, calls
 
 
 @needs_fastpath
 @pytest.mark.parametrize(
-    ("name", "op"), READS + WRITES, ids=[n for n, _ in READS + WRITES]
+    ("name", "op"),
+    READS + WRITES + FUNCTIONS,
+    ids=[n for n, _ in READS + WRITES + FUNCTIONS],
 )
 def test_same_outcome_with_and_without(name: str, op: Any) -> None:
     fast, slow = _run_both(op)
@@ -344,12 +574,13 @@ def test_same_outcome_with_and_without(name: str, op: Any) -> None:
 def test_cases_mostly_succeed() -> None:
     """The table exercises results, not only errors (a guard on the table)."""
     arrays_made = 0
-    for _, op in READS + WRITES:
+    cases = READS + WRITES + FUNCTIONS
+    for _, op in cases:
         a = _arrays()
         with np.errstate(all="ignore"):
             if _outcome(lambda op=op, a=a: op(a))[0] != "raised":
                 arrays_made += 1
-    assert arrays_made > (len(READS) + len(WRITES)) // 2
+    assert arrays_made > len(cases) // 2
 
 
 @needs_fastpath
@@ -363,6 +594,97 @@ def test_signatures_and_names_unchanged() -> None:
     assert xp.Array.shape.__doc__
     x = xp.asarray([1.0])
     assert x.__add__.__self__ is x  # a bound method
+    # the namespace functions with a compiled front: the same names, docs,
+    # signatures and attributes, pickled by reference
+    import pickle
+
+    from ocean_array_api import _elementwise_functions as ew
+
+    for fn in (
+        xp.add,
+        xp.exp,
+        xp.reshape,
+        xp.permute_dims,
+        xp.concat,
+        xp.where,
+        xp.astype,
+        xp.asarray,
+    ):
+        py = fn.__wrapped__
+        assert inspect.isfunction(py)
+        assert fn.__name__ == py.__name__
+        assert fn.__doc__ == py.__doc__
+        assert fn.__module__ == py.__module__
+        assert inspect.signature(fn) == inspect.signature(py)
+        assert typing.get_type_hints(fn) == typing.get_type_hints(py)
+        assert pickle.loads(pickle.dumps(fn)) is fn
+    assert xp.add._allowed is xp.add.__wrapped__._allowed
+    assert xp.add._result == "promote"
+    assert ew.add is xp.add
+    assert xp.clip.__class__.__name__ == "function"
+
+
+@needs_fastpath
+def test_function_results_are_views_and_identity_as_in_python() -> None:
+    from ocean_array_api import _fastpath
+
+    def facts() -> list[Any]:
+        m = xp.reshape(xp.arange(12.0), (3, 4))
+        f = xp.arange(4.0)
+        r = xp.reshape(m, (4, 3))
+        p = xp.permute_dims(m, (1, 0))
+        same = xp.astype(f, xp.float64, copy=False)
+        cp = xp.astype(f, xp.float64)
+        c = xp.concat([f, f])
+        host = np.arange(3.0)
+        e = m[1, 2]
+        return [
+            (e._data.flags.owndata, e._data.flags.writeable, e._data.base),
+            np.shares_memory(e._data, m._data),
+            e._data.dtype is np.dtype(np.float64),
+            xp.asarray(host)._data is host,
+            np.shares_memory(r._data, m._data),
+            np.shares_memory(p._data, m._data),
+            p._data.strides,
+            same is f,
+            np.shares_memory(cp._data, f._data),
+            np.shares_memory(c._data, f._data),
+            type(xp.where(f > 1, f, f)._data).__name__,
+        ]
+
+    old = _fastpath._set_enabled(True)
+    try:
+        on = facts()
+        _fastpath._set_enabled(False)
+        off = facts()
+    finally:
+        _fastpath._set_enabled(old)
+    assert on == off
+    assert on[:8] == [(True, True, None), False, True, True, True, True, (8, 32), True]
+
+
+@needs_fastpath
+def test_reused_array_objects_start_fresh() -> None:
+    """Array objects' memory is reused (a free list): weak references die
+    with the old object, and a new one is tracked by the GC as usual."""
+    import gc
+    import weakref
+
+    x = xp.arange(4.0)
+    old = [x[1:] for _ in range(300)]
+    refs = [weakref.ref(a) for a in old]
+    del old
+    assert all(r() is None for r in refs)
+    new = [x[i % 4 :] for i in range(300)]
+    assert all(gc.is_tracked(a) for a in new)
+    assert all(weakref.ref(a)() is a for a in new)
+    assert [a.shape[0] for a in new[:4]] == [4, 3, 2, 1]
+    cycle: list[Any] = [x[1:]]
+    cycle.append(cycle)
+    probe = weakref.ref(cycle[0])
+    del cycle
+    gc.collect()
+    assert probe() is None
 
 
 @needs_fastpath
@@ -414,6 +736,39 @@ def test_instrument_sees_compiled_calls() -> None:
     assert stats["negative"].count == 1
     assert stats["getitem"].count == 1
     assert stats["setitem"].count == 1
+    m = xp.reshape(x, (1, 2))
+    with ocean_ext.instrument() as stats:
+        _ = xp.add(x, x)
+        _ = xp.exp(x)
+        _ = xp.reshape(x, (2, 1))
+        _ = xp.permute_dims(m, (1, 0))
+        _ = xp.concat([x, x])
+        _ = xp.concat([x, x], axis=None)
+        _ = xp.where(x < 1.5, x, x)
+        _ = xp.astype(x, xp.float32)
+    for name, n in {
+        "add": 1, "exp": 1, "reshape": 1, "permute_dims": 1, "concat": 2,
+        "where": 1, "astype": 1,
+    }.items():  # fmt: skip
+        assert stats[name].count == n, name
+    # cases whose kernel would raise go to Python before any kernel call, so
+    # the failing kernel runs once, as without the fast path
+    i8 = xp.asarray([1, 2], dtype=xp.int8)
+    bad = [
+        ("add", lambda: xp.add(x, xp.ones(3))),
+        ("add", lambda: x + xp.ones(3)),
+        ("add", lambda: i8 + 300),
+        ("add", lambda: xp.add(i8, -129)),
+        ("reshape", lambda: xp.reshape(x, (3,))),
+        ("where", lambda: xp.where(xp.asarray([True, False, True]), x, x)),
+    ]
+    for name, fn in bad:
+        with (
+            ocean_ext.instrument() as stats,
+            pytest.raises((ValueError, OverflowError)),
+        ):
+            fn()
+        assert stats[name].count == 1, name
 
 
 @needs_fastpath
@@ -435,6 +790,35 @@ def test_portability_report_wraps_and_restores_compiled_operators() -> None:
     assert _fastpath._slots_active()  # the compiled slots are back
     with pytest.raises(TypeError):
         _ = x + np.float32(1.0)
+
+
+@needs_fastpath
+def test_portability_report_wraps_and_restores_compiled_functions() -> None:
+    import ocean_ext
+    from ocean_array_api import _fastpath
+
+    names = (
+        "add", "exp", "reshape", "permute_dims", "concat", "where", "astype", "asarray",
+    )  # fmt: skip
+    before = {n: getattr(xp, n) for n in names}
+    assert all(isinstance(f, _fastpath.FastOp) for f in before.values())
+    x = xp.asarray([1.0, 2.0])
+    with ocean_ext.portability_report() as report:
+        for n in names:
+            assert getattr(xp, n) is not before[n], n
+            assert getattr(xp, n).__wrapped__ is before[n], n
+        y = xp.add(x, np.float32(1.0))  # a NumPy scalar: accepted and reported
+        z = xp.concat([x, np.asarray([3.0])])  # a NumPy array: the same
+        w = xp.reshape(x, np.asarray([2, 1]))  # a NumPy shape
+    assert np.asarray(y).tolist() == [2.0, 3.0]
+    assert np.asarray(z).tolist() == [1.0, 2.0, 3.0]
+    assert w.shape == (2, 1)
+    found = {v.function for v in report.violations}
+    assert {"add", "concat", "reshape"} <= found, found
+    for n in names:
+        assert getattr(xp, n) is before[n], n
+    with pytest.raises(TypeError):
+        xp.add(x, np.float32(1.0))
 
 
 @needs_fastpath
@@ -465,6 +849,31 @@ def test_no_reference_leaks() -> None:
         y[1:] = y[:7]  # overlapping: copied first
         _ = x + y[:3]  # error: falls back, raises
         _ = x.__add__("s")
+        _ = xp.add(x, y)
+        _ = xp.exp(x)
+        _ = xp.reshape(x, (2, 4))
+        _ = xp.reshape(m2, (8,), copy=True)
+        _ = xp.permute_dims(m2, (1, 0))
+        _ = xp.concat([x, y])
+        _ = xp.concat((m2, m2), axis=-1)
+        _ = xp.concat([x, y], axis=None)
+        _ = xp.where(m, x, y)
+        _ = xp.where(m, x, 0.0)
+        _ = xp.where(m, 1, i[:1])
+        _ = xp.astype(x, xp.float32)
+        _ = xp.astype(x, xp.float64, copy=False)
+        _ = xp.astype(i, xp.float64, copy=False)
+        _ = xp.asarray(x._data)
+        _ = xp.asarray(m._data)
+        for bad in (
+            lambda: xp.reshape(x, (3,)),
+            lambda: xp.permute_dims(m2, (0, 0)),
+            lambda: xp.concat([x, m2]),
+            lambda: xp.where(x, x, y),
+            lambda: xp.astype(x, "float32"),
+        ):
+            with contextlib.suppress(ValueError, TypeError):
+                bad()
 
     def run(n: int) -> None:
         for _ in range(n):
@@ -488,12 +897,12 @@ _SUBPROCESS = """
 import json, sys
 import numpy as np
 sys.path[:0] = {paths!r}
-from tests.test_fastpath import READS, WRITES, _arrays, _outcome
+from tests.test_fastpath import FUNCTIONS, READS, WRITES, _arrays, _outcome
 from ocean_array_api import _array_object as ao
 out = {{"fastpath": ao._FASTPATH, "slots": list(ao.Array.__slots__),
         "add": type(ao.Array.__dict__["__add__"]).__name__, "results": {{}}}}
 with np.errstate(all="ignore"):
-    for name, op in READS + WRITES:
+    for name, op in READS + WRITES + FUNCTIONS:
         arrays = _arrays()
         out["results"][name] = _outcome(lambda: op(arrays))
 print(json.dumps(out, default=repr))

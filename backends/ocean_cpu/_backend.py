@@ -338,6 +338,10 @@ def _count_nonzero(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
     return np.count_nonzero(x, axis=axis, keepdims=keepdims)
 
 
+def _permute_dims(x: ndarray, axes: tuple[int, ...]) -> ndarray:
+    return x.transpose(axes)
+
+
 def _astype(x: ndarray, dtype: np.dtype, copy: bool) -> ndarray:
     return x.astype(dtype, copy=copy)
 
@@ -688,7 +692,7 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "expand_dims": _expand_dims,
             "flip": _flip,
             "moveaxis": _moveaxis,
-            "permute_dims": lambda x, axes: x.transpose(axes),
+            "permute_dims": _permute_dims,
             "repeat": _repeat,
             "reshape": _reshape,
             "roll": lambda x, shift, axis: _native_result(np.roll(x, shift, axis=axis)),

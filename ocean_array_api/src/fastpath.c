@@ -58,13 +58,29 @@ typedef struct {
     /* the CPU backend's own matrix_transpose (x.swapaxes(-1, -2)), as the
      * table held it when the device was first seen; NULL for others */
     PyObject *cpu_matrix_transpose;
+    /* likewise the CPU backend's reshape, permute_dims, concat, where and
+     * astype kernels, which the fast cases below replace by the NumPy C
+     * calls they make (any other entry, e.g. ocean_ext.instrument's
+     * wrapper, is called) */
+    PyObject *cpu_reshape, *cpu_permute_dims, *cpu_concat, *cpu_where,
+        *cpu_astype, *cpu_pow;
 } DeviceEntry;
 static DeviceEntry devices[MAX_DEVICES];
 static int n_devices = 0;
 
 static PyObject *s_ops, *s_native, *s_backend, *s_to_native, *s_shape,
     *s_ndim, *s_size, *s_base, *s_getitem, *s_setitem, *s_copy,
-    *s_matrix_transpose, *s_check, *kw_out;
+    *s_matrix_transpose, *s_check, *kw_out, *s_reshape, *s_permute_dims,
+    *s_concat, *s_where, *s_astype, *s_copy_kw, *s_axis_kw, *s_device_kw,
+    *kw_copy, *int_zero, *s_pow;
+static PyObject *np_power = NULL; /* numpy.power */
+static PyObject *dtype_native[MAX_DTYPES]; /* each standard DType's _native */
+/* asarray(ndarray): NumPy's native descriptors -> DType (_creation_functions'
+ * _HOST_DTYPES), the device scope's ContextVar, _devices.__dict__, the CPU */
+static PyObject *host_descrs[MAX_DTYPES], *host_dtypes[MAX_DTYPES];
+static int n_host = 0;
+static PyObject *scope_var = NULL, *devices_dict = NULL, *cpu_device = NULL;
+static PyObject *s_env_checked, *s_env_default;
 
 /* ---- ArrayBase ----------------------------------------------------------- */
 typedef struct {
@@ -94,19 +110,45 @@ base_clear(ArrayBase *self)
     return 0;
 }
 
+/* A free list of Array objects' memory: making and freeing the small
+ * wrapper object is a good part of a fast case's cost.  Only Array itself
+ * (no subclass) with CPython's own allocator goes there; subtype_dealloc has
+ * cleared its weak references and untracked it before calling this base
+ * dealloc, and touches nothing of it after. */
+#define FREE_MAX 128
+static PyObject *free_list[FREE_MAX];
+static int n_free = 0;
+
 static void
 base_dealloc(ArrayBase *self)
 {
     PyObject_GC_UnTrack(self);
     base_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *tp = Py_TYPE(self);
+    if (tp == array_type && n_free < FREE_MAX && tp->tp_free == PyObject_GC_Del &&
+        tp->tp_alloc == PyType_GenericAlloc) {
+        free_list[n_free++] = (PyObject *)self;
+        return;
+    }
+    tp->tp_free((PyObject *)self);
 }
 
 static PyObject *
 wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
 {
     /* steals a reference to data */
-    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
+    ArrayBase *out;
+    if (n_free > 0 && array_type->tp_alloc == PyType_GenericAlloc) {
+        /* as PyType_GenericAlloc leaves it: zeroed, typed, one reference,
+         * tracked by the GC */
+        out = (ArrayBase *)free_list[--n_free];
+        memset((char *)out + sizeof(PyObject), 0,
+               array_type->tp_basicsize - sizeof(PyObject));
+        PyObject_Init((PyObject *)out, array_type);
+        PyObject_GC_Track(out);
+    }
+    else
+        out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
     if (out == NULL) {
         Py_DECREF(data);
         return NULL;
@@ -246,6 +288,28 @@ dtype_index(PyObject *dt)
     return -1;
 }
 
+/* The entry ``key`` of the CPU backend's table when it is the backend's own
+ * function ``qualname`` (of ocean_cpu._backend), else NULL; a strong
+ * reference kept for the life of the process. */
+static PyObject *
+cpu_kernel(DeviceEntry *e, PyObject *key, const char *qualname)
+{
+    if (!e->numpy_scalars)
+        return NULL;
+    PyObject *f = PyDict_GetItemWithError(e->ops, key);
+    PyObject *qn = f ? PyObject_GetAttrString(f, "__qualname__") : NULL;
+    PyObject *fm = qn ? PyObject_GetAttrString(f, "__module__") : NULL;
+    PyObject *res = NULL;
+    if (fm != NULL && PyUnicode_Check(qn) && PyUnicode_Check(fm) &&
+        PyUnicode_CompareWithASCIIString(qn, qualname) == 0 &&
+        PyUnicode_CompareWithASCIIString(fm, "ocean_cpu._backend") == 0)
+        res = Py_NewRef(f);
+    Py_XDECREF(qn);
+    Py_XDECREF(fm);
+    PyErr_Clear();
+    return res;
+}
+
 static DeviceEntry *
 device_entry(PyObject *dev)
 {
@@ -277,19 +341,13 @@ device_entry(PyObject *dev)
                        PyUnicode_CompareWithASCIIString(mod, "ocean_cpu._backend") == 0;
     Py_XDECREF(mod);
     PyErr_Clear();
-    e->cpu_matrix_transpose = NULL;
-    if (e->numpy_scalars) {
-        PyObject *f = PyDict_GetItemWithError(ops, s_matrix_transpose);
-        PyObject *qn = f ? PyObject_GetAttrString(f, "__qualname__") : NULL;
-        PyObject *fm = qn ? PyObject_GetAttrString(f, "__module__") : NULL;
-        if (fm != NULL && PyUnicode_Check(qn) && PyUnicode_Check(fm) &&
-            PyUnicode_CompareWithASCIIString(qn, "_matrix_transpose") == 0 &&
-            PyUnicode_CompareWithASCIIString(fm, "ocean_cpu._backend") == 0)
-            e->cpu_matrix_transpose = Py_NewRef(f);
-        Py_XDECREF(qn);
-        Py_XDECREF(fm);
-        PyErr_Clear();
-    }
+    e->cpu_matrix_transpose = cpu_kernel(e, s_matrix_transpose, "_matrix_transpose");
+    e->cpu_reshape = cpu_kernel(e, s_reshape, "_reshape");
+    e->cpu_permute_dims = cpu_kernel(e, s_permute_dims, "_permute_dims");
+    e->cpu_concat = cpu_kernel(e, s_concat, "_concat");
+    e->cpu_where = cpu_kernel(e, s_where, "_where");
+    e->cpu_astype = cpu_kernel(e, s_astype, "_astype");
+    e->cpu_pow = cpu_kernel(e, s_pow, "_pow");
     return e;
 }
 
@@ -338,6 +396,13 @@ enum {
     K_UNARY,
     K_GETITEM,
     K_SETITEM,
+    K_RESHAPE,
+    K_PERMUTE_DIMS,
+    K_CONCAT,
+    K_WHERE,
+    K_ASTYPE,
+    K_ASARRAY,
+    N_KINDS
 };
 enum { R_PROMOTE, R_BOOL, R_DIVIDE, R_SAME, R_REAL };
 
@@ -355,6 +420,65 @@ typedef struct {
 static PyObject NOT_FAST_OBJ;
 #define NOT_FAST (&NOT_FAST_OBJ)
 
+/* Checks made before a kernel runs, so that a case whose kernel would raise
+ * goes to Python at once: the kernel then runs once (ocean_ext.instrument
+ * counts one call), and the Python path raises the proper error. */
+
+/* Whether NumPy arrays a and b broadcast (1 when either is no NumPy array:
+ * the kernel decides). */
+static int
+broadcastable(PyObject *a, PyObject *b)
+{
+    if (!PyArray_CheckExact(a) || !PyArray_CheckExact(b))
+        return 1;
+    int na = PyArray_NDIM((PyArrayObject *)a), nb = PyArray_NDIM((PyArrayObject *)b);
+    int n = na < nb ? na : nb;
+    for (int i = 1; i <= n; i++) {
+        npy_intp da = PyArray_DIM((PyArrayObject *)a, na - i);
+        npy_intp db = PyArray_DIM((PyArrayObject *)b, nb - i);
+        if (da != db && da != 1 && db != 1)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the Python int v fits integer dtype i (NumPy raises
+ * OverflowError for one that does not); 1 for other dtypes. */
+static int
+int_fits(PyObject *v, int i)
+{
+    if (!(dtype_flags[i] & FLAG_INTEGER) || dtype_native[i] == NULL)
+        return 1;
+    PyArray_Descr *d = (PyArray_Descr *)dtype_native[i];
+    int bits = 8 * (int)PyDataType_ELSIZE(d);
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (d->kind == 'u') {
+        if (overflow < 0 || (overflow == 0 && x < 0))
+            return 0;
+        if (bits == 64) {
+            if (overflow == 0)
+                return 1;
+            unsigned long long u = PyLong_AsUnsignedLongLong(v);
+            if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+            return 1;
+        }
+        return overflow == 0 && x < (1LL << bits);
+    }
+    if (overflow)
+        return 0;
+    if (bits == 64)
+        return 1;
+    return x >= -(1LL << (bits - 1)) && x < (1LL << (bits - 1));
+}
+
 static PyObject *
 fast_binary(FastOp *op, PyObject *x, PyObject *other)
 {
@@ -368,12 +492,13 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
     PyObject *b;
     if (IS_ARRAY(other)) {
         ArrayBase *ao = (ArrayBase *)other;
-        if (ao->dtype != dt || ao->device != dev)
+        if (ao->dtype != dt || ao->device != dev || ao->data == NULL ||
+            ax->data == NULL || !broadcastable(ax->data, ao->data))
             return NOT_FAST;
         b = ao->data;
     }
     else if (PyLong_CheckExact(other)) {
-        if (!(dtype_flags[di] & FLAG_INT_OK))
+        if (!(dtype_flags[di] & FLAG_INT_OK) || !int_fits(other, di))
             return NOT_FAST;
         b = other;
     }
@@ -402,6 +527,10 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
         PyErr_Clear();
         return NOT_FAST;
     }
+    /* ocean_cpu's _pow with a Python int exponent is numpy.power itself */
+    if (func == e->cpu_pow && np_power != NULL && op->kind != K_REFLECTED &&
+        PyLong_CheckExact(b))
+        func = np_power;
     Py_INCREF(func); /* the table may change during the call */
     PyObject *res;
     if (op->kind == K_INPLACE) {
@@ -631,6 +760,59 @@ native_byteorder(PyObject *data)
     return r;
 }
 
+/* x[i] or x[i, j, ...] naming one element of native NumPy data (the key
+ * checked by basic_key_ok): what NumPy's scalar given to numpy.asarray makes
+ * (a new 0-d array of the dtype's canonical descriptor holding the element's
+ * bytes), without the scalar.  NOT_FAST for other keys, data and dtypes
+ * (bool: NumPy's scalar normalises the byte). */
+static PyObject *
+element_copy(PyObject *data, PyObject *key)
+{
+    if (!PyArray_CheckExact(data))
+        return NOT_FAST;
+    PyArrayObject *d = (PyArrayObject *)data;
+    int nd = PyArray_NDIM(d);
+    PyArray_Descr *descr = PyArray_DESCR(d);
+    int type = PyArray_TYPE(d);
+    if (nd == 0 || !PyArray_ISNBO(descr->byteorder) || type == NPY_BOOL ||
+        !(PyTypeNum_ISINTEGER(type) || PyTypeNum_ISFLOAT(type) ||
+          PyTypeNum_ISCOMPLEX(type)) || type == NPY_HALF || type == NPY_LONGDOUBLE ||
+        type == NPY_CLONGDOUBLE)
+        return NOT_FAST;
+    PyObject *const *items;
+    if (PyLong_CheckExact(key) && nd == 1)
+        items = &key;
+    else if (PyTuple_CheckExact(key) && PyTuple_GET_SIZE(key) == nd)
+        items = &PyTuple_GET_ITEM(key, 0);
+    else
+        return NOT_FAST;
+    char *ptr = PyArray_BYTES(d);
+    for (int i = 0; i < nd; i++) {
+        if (!PyLong_CheckExact(items[i]))
+            return NOT_FAST;
+        Py_ssize_t v = PyLong_AsSsize_t(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        npy_intp n = PyArray_DIM(d, i);
+        if (v < 0)
+            v += n;
+        if (v < 0 || v >= n)
+            return NOT_FAST;
+        ptr += v * PyArray_STRIDE(d, i);
+    }
+    PyArray_Descr *canon = PyArray_DescrFromType(type);
+    if (canon == NULL)
+        return NULL;
+    PyObject *res = PyArray_NewFromDescr(&PyArray_Type, canon, 0, NULL, NULL,
+                                         NULL, 0, NULL);
+    if (res == NULL)
+        return NULL;
+    memcpy(PyArray_DATA((PyArrayObject *)res), ptr, PyArray_ITEMSIZE(d));
+    return res;
+}
+
 static PyObject *
 fast_getitem(PyObject *x, PyObject *key)
 {
@@ -663,6 +845,12 @@ fast_getitem(PyObject *x, PyObject *key)
         return NOT_FAST;
     }
     PyObject *res;
+    if (func == op_getitem && !is_array &&
+        (res = element_copy(ax->data, nkey)) != NOT_FAST) {
+        if (res == NULL)
+            return NULL;
+        return wrap_new(res, ax->dtype, ax->device);
+    }
     if (func == op_getitem)
         res = PyObject_GetItem(ax->data, nkey);
     else {
@@ -802,12 +990,409 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
     return 0;
 }
 
+/* ---- namespace functions ------------------------------------------------------
+ * reshape, permute_dims, concat, where and astype, each for the case its
+ * Python definition takes without any conversion; NOT_FAST otherwise, and
+ * after any retryable error of the kernel (none of them writes anything).
+ */
+
+/* A kernel's result, or NOT_FAST after a retryable error; NULL: error. */
+static inline PyObject *
+kernel_result(PyObject *res)
+{
+    if (res == NULL && retryable_error()) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    return res;
+}
+
+/* The kernel ``name`` of the device's table (borrowed), NULL: none. */
+static inline PyObject *
+kernel(DeviceEntry *e, PyObject *name)
+{
+    PyObject *f = PyDict_GetItemWithError(e->ops, name);
+    if (f == NULL)
+        PyErr_Clear();
+    return f;
+}
+
+static inline PyObject *
+call_kernel(PyObject *f, PyObject *const *args, Py_ssize_t n, PyObject *kw)
+{
+    Py_INCREF(f); /* the table may change during the call */
+    PyObject *res = PyObject_Vectorcall(f, args, n, kw);
+    Py_DECREF(f);
+    return res;
+}
+
+/* reshape(x, shape, copy=copy): shape a tuple, copy None or a bool, as the
+ * Python definition hands them straight to the kernel. */
+static PyObject *
+fast_reshape(PyObject *x, PyObject *shape, PyObject *copy)
+{
+    if (!IS_ARRAY(x) || !PyTuple_CheckExact(shape) ||
+        (copy != Py_None && copy != Py_True && copy != Py_False))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    if (ax->data == NULL || dtype_index(ax->dtype) < 0)
+        return NOT_FAST;
+    DeviceEntry *e = device_entry(ax->device);
+    PyObject *f = e ? kernel(e, s_reshape) : NULL;
+    if (f == NULL)
+        return NOT_FAST;
+    PyObject *res = NOT_FAST;
+    Py_ssize_t n = PyTuple_GET_SIZE(shape);
+    int direct = 0;
+    npy_intp dims[NPY_MAXDIMS];
+    if (PyArray_CheckExact(ax->data)) {
+        /* the sizes must fit (as _reshape_shape checks): else Python */
+        if (n > NPY_MAXDIMS)
+            return NOT_FAST;
+        npy_intp known = 1;
+        int infer = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PyTuple_GET_ITEM(shape, i);
+            if (!PyLong_CheckExact(it))
+                return NOT_FAST;
+            dims[i] = PyLong_AsSsize_t(it);
+            if (dims[i] == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return NOT_FAST;
+            }
+            if (dims[i] == -1)
+                infer++;
+            else if (dims[i] < 0)
+                return NOT_FAST;
+            else if (dims[i] > 0 && known > NPY_MAX_INTP / dims[i])
+                return NOT_FAST;
+            else
+                known *= dims[i];
+        }
+        npy_intp size = PyArray_SIZE((PyArrayObject *)ax->data);
+        if (infer > 1 || (infer ? (known == 0 || size % known != 0) : known != size))
+            return NOT_FAST;
+        direct = f == e->cpu_reshape && copy == Py_None &&
+                 PyArray_ISNBO(PyArray_DESCR((PyArrayObject *)ax->data)->byteorder);
+    }
+    if (direct) {
+        /* _reshape: x.reshape(shape), native data give a native result */
+        PyArray_Dims nd = {dims, (int)n};
+        res = kernel_result(
+            PyArray_Newshape((PyArrayObject *)ax->data, &nd, NPY_CORDER));
+    }
+    if (res == NOT_FAST) {
+        PyObject *args[3] = {ax->data, shape, copy};
+        res = kernel_result(call_kernel(f, args, 3, NULL));
+    }
+    if (res == NULL || res == NOT_FAST)
+        return res;
+    return wrap_new(res, ax->dtype, ax->device);
+}
+
+/* permute_dims(x, axes): axes a tuple of ndim distinct ints in [0, ndim). */
+static PyObject *
+fast_permute_dims(PyObject *x, PyObject *axes)
+{
+    if (!IS_ARRAY(x) || !PyTuple_CheckExact(axes))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    if (ax->data == NULL || !PyArray_CheckExact(ax->data) ||
+        dtype_index(ax->dtype) < 0)
+        return NOT_FAST;
+    int ndim = PyArray_NDIM((PyArrayObject *)ax->data);
+    if (PyTuple_GET_SIZE(axes) != ndim || ndim > NPY_MAXDIMS)
+        return NOT_FAST;
+    npy_intp perm[NPY_MAXDIMS];
+    unsigned long long seen = 0;
+    for (int i = 0; i < ndim; i++) {
+        PyObject *it = PyTuple_GET_ITEM(axes, i);
+        if (!PyLong_CheckExact(it))
+            return NOT_FAST;
+        long v = PyLong_AsLong(it);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        if (v < 0 || v >= ndim || (seen & (1ULL << v)))
+            return NOT_FAST;
+        seen |= 1ULL << v;
+        perm[i] = v;
+    }
+    DeviceEntry *e = device_entry(ax->device);
+    PyObject *f = e ? kernel(e, s_permute_dims) : NULL;
+    if (f == NULL)
+        return NOT_FAST;
+    PyObject *res;
+    if (f == e->cpu_permute_dims) { /* _permute_dims: x.transpose(axes) */
+        PyArray_Dims p = {perm, ndim};
+        res = PyArray_Transpose((PyArrayObject *)ax->data, &p);
+    }
+    else {
+        PyObject *args[2] = {ax->data, axes};
+        res = call_kernel(f, args, 2, NULL);
+    }
+    res = kernel_result(res);
+    if (res == NULL || res == NOT_FAST)
+        return res;
+    return wrap_new(res, ax->dtype, ax->device);
+}
+
+/* concat(arrays, axis=axis): a tuple or list of NumPy-backed arrays of one
+ * standard dtype on one device, axis None or an int in range, shapes that
+ * agree outside the axis (nothing to promote or convert). */
+static PyObject *
+fast_concat(PyObject *arrays, PyObject *axis)
+{
+    if (!PyTuple_CheckExact(arrays) && !PyList_CheckExact(arrays))
+        return NOT_FAST;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(arrays);
+    if (n == 0 || (axis != Py_None && !PyLong_CheckExact(axis)))
+        return NOT_FAST;
+    PyObject **items = PySequence_Fast_ITEMS(arrays);
+    PyObject *first = items[0];
+    if (!IS_ARRAY(first))
+        return NOT_FAST;
+    ArrayBase *a0 = (ArrayBase *)first;
+    if (a0->data == NULL || !PyArray_CheckExact(a0->data) ||
+        dtype_index(a0->dtype) < 0)
+        return NOT_FAST;
+    PyArrayObject *d0 = (PyArrayObject *)a0->data;
+    int ndim = PyArray_NDIM(d0);
+    long ax = 0;
+    if (axis != Py_None) {
+        ax = PyLong_AsLong(axis);
+        if (ax == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        if (ax < -ndim || ax >= ndim)
+            return NOT_FAST;
+        if (ax < 0)
+            ax += ndim;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = items[i];
+        if (!IS_ARRAY(it))
+            return NOT_FAST;
+        ArrayBase *ai = (ArrayBase *)it;
+        if (ai->dtype != a0->dtype || ai->device != a0->device ||
+            ai->data == NULL || !PyArray_CheckExact(ai->data))
+            return NOT_FAST;
+        if (axis == Py_None || i == 0)
+            continue;
+        PyArrayObject *di = (PyArrayObject *)ai->data;
+        if (PyArray_NDIM(di) != ndim)
+            return NOT_FAST;
+        for (int j = 0; j < ndim; j++)
+            if (j != ax && PyArray_DIM(di, j) != PyArray_DIM(d0, j))
+                return NOT_FAST;
+    }
+    DeviceEntry *e = device_entry(a0->device);
+    PyObject *f = e ? kernel(e, s_concat) : NULL;
+    if (f == NULL)
+        return NOT_FAST;
+    PyObject *natives = PyList_New(n);
+    if (natives == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyList_SET_ITEM(natives, i, Py_NewRef(((ArrayBase *)items[i])->data));
+    PyObject *res;
+    if (f == e->cpu_concat && axis != Py_None) {
+        /* _concat: numpy.concatenate(natives, axis) */
+        res = PyArray_Concatenate(natives, (int)ax);
+    }
+    else {
+        PyObject *pyaxis = axis == Py_None ? Py_NewRef(Py_None) : PyLong_FromLong(ax);
+        if (pyaxis == NULL) {
+            Py_DECREF(natives);
+            return NULL;
+        }
+        PyObject *args[3] = {natives, pyaxis, Py_None};
+        res = call_kernel(f, args, 3, NULL);
+        Py_DECREF(pyaxis);
+    }
+    Py_DECREF(natives);
+    res = kernel_result(res);
+    if (res == NULL || res == NOT_FAST)
+        return res;
+    return wrap_new(res, a0->dtype, a0->device);
+}
+
+/* Whether v is a Python int or float that an array of dtype i takes as
+ * it is (the fast operators' rule). */
+static inline int
+scalar_ok(PyObject *v, int i)
+{
+    if (PyLong_CheckExact(v))
+        return (dtype_flags[i] & FLAG_INT_OK) && int_fits(v, i);
+    if (PyFloat_CheckExact(v))
+        return (dtype_flags[i] & FLAG_FLOAT_OK) != 0;
+    return 0;
+}
+
+/* where(condition, x1, x2): a bool condition, x1 and x2 arrays of one
+ * standard dtype (or one of them a Python int/float that dtype takes), all
+ * on one device, a result of that dtype. */
+static PyObject *
+fast_where(PyObject *cond, PyObject *x1, PyObject *x2)
+{
+    if (!IS_ARRAY(cond))
+        return NOT_FAST;
+    ArrayBase *ac = (ArrayBase *)cond;
+    ArrayBase *a1 = IS_ARRAY(x1) ? (ArrayBase *)x1 : NULL;
+    ArrayBase *a2 = IS_ARRAY(x2) ? (ArrayBase *)x2 : NULL;
+    ArrayBase *arr = a1 ? a1 : a2;
+    if (arr == NULL || arr->data == NULL || ac->data == NULL)
+        return NOT_FAST;
+    int di = dtype_index(arr->dtype);
+    if (bool_index < 0 || ac->dtype != dtypes[bool_index] || di < 0 ||
+        ac->device != arr->device || dtype_native[di] == NULL)
+        return NOT_FAST;
+    PyObject *b1, *b2;
+    if (a1 && a2) {
+        if (a2->dtype != a1->dtype || a2->device != a1->device ||
+            a2->data == NULL || !broadcastable(a1->data, a2->data))
+            return NOT_FAST;
+        b1 = a1->data;
+        b2 = a2->data;
+    }
+    else if (a1) {
+        if (!scalar_ok(x2, di))
+            return NOT_FAST;
+        b1 = a1->data;
+        b2 = x2;
+    }
+    else {
+        if (!scalar_ok(x1, di))
+            return NOT_FAST;
+        b1 = x1;
+        b2 = a2->data;
+    }
+    if (!broadcastable(ac->data, arr->data) ||
+        (a1 && a2 && !broadcastable(ac->data, a2->data)))
+        return NOT_FAST;
+    DeviceEntry *e = device_entry(arr->device);
+    PyObject *f = e ? kernel(e, s_where) : NULL;
+    if (f == NULL)
+        return NOT_FAST;
+    PyObject *res;
+    if (f == e->cpu_where) /* _where: numpy.where(cond, x1, x2) */
+        res = PyArray_Where(ac->data, b1, b2);
+    else {
+        PyObject *args[3] = {ac->data, b1, b2};
+        res = call_kernel(f, args, 3, NULL);
+    }
+    res = kernel_result(res);
+    if (res == NULL || res == NOT_FAST)
+        return res;
+    res = as_native(res, e);
+    if (res == NULL)
+        return NULL;
+    /* the Python definition casts a result of another dtype (byte order) */
+    if (!PyArray_Check(res) ||
+        !PyArray_EquivTypes(PyArray_DESCR((PyArrayObject *)res),
+                            (PyArray_Descr *)dtype_native[di])) {
+        Py_DECREF(res);
+        return NOT_FAST;
+    }
+    return wrap_new(res, arr->dtype, arr->device);
+}
+
+/* astype(x, dtype, copy=copy): standard dtypes, copy a bool, no device, no
+ * complex-to-real cast. */
+static PyObject *
+fast_astype(PyObject *x, PyObject *dtype, PyObject *copy)
+{
+    if (!IS_ARRAY(x) || (copy != Py_True && copy != Py_False))
+        return NOT_FAST;
+    ArrayBase *ax = (ArrayBase *)x;
+    int si = dtype_index(ax->dtype), ti = dtype_index(dtype);
+    if (si < 0 || ti < 0 || ax->data == NULL || dtype_native[ti] == NULL)
+        return NOT_FAST;
+    if (dtype_real[si] != si && dtype_real[ti] == ti) /* complex to real */
+        return NOT_FAST;
+    if (si == ti && copy == Py_False)
+        return Py_NewRef(x);
+    DeviceEntry *e = device_entry(ax->device);
+    PyObject *f = e ? kernel(e, s_astype) : NULL;
+    if (f == NULL)
+        return NOT_FAST;
+    PyObject *res;
+    if (f == e->cpu_astype && PyArray_CheckExact(ax->data)) {
+        /* _astype: x.astype(dtype, copy=copy) */
+        PyObject *args[3] = {ax->data, dtype_native[ti], copy};
+        res = PyObject_VectorcallMethod(s_astype, args, 2, kw_copy);
+    }
+    else {
+        PyObject *args[3] = {ax->data, dtype_native[ti], copy};
+        res = call_kernel(f, args, 3, NULL);
+    }
+    res = kernel_result(res);
+    if (res == NULL || res == NOT_FAST)
+        return res;
+    return wrap_new(res, dtypes[ti], ax->device);
+}
+
+/* asarray(obj): a NumPy array of a standard dtype in native byte order, no
+ * keywords, no device scope open and no default device from the
+ * environment: the array itself on the CPU, as the Python fast case. */
+static PyObject *
+fast_asarray(PyObject *obj)
+{
+    if (!PyArray_CheckExact(obj) || scope_var == NULL)
+        return NOT_FAST;
+    PyObject *d = (PyObject *)PyArray_DESCR((PyArrayObject *)obj);
+    int i = 0;
+    while (i < n_host && host_descrs[i] != d)
+        i++;
+    if (i == n_host)
+        return NOT_FAST;
+    PyObject *val = NULL;
+    if (PyContextVar_Get(scope_var, NULL, &val) < 0) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    int empty = val != NULL && PyTuple_CheckExact(val) && PyTuple_GET_SIZE(val) == 0;
+    Py_XDECREF(val);
+    if (!empty)
+        return NOT_FAST;
+    PyObject *checked = PyDict_GetItemWithError(devices_dict, s_env_checked);
+    PyObject *dflt = checked ? PyDict_GetItemWithError(devices_dict, s_env_default) : NULL;
+    if (checked != Py_True || dflt != Py_None) {
+        PyErr_Clear();
+        return NOT_FAST;
+    }
+    return wrap_new(Py_NewRef(obj), host_dtypes[i], cpu_device);
+}
+
+/* The value of keyword ``name`` among a vectorcall's keywords, ``dflt``
+ * when absent; NULL when any other keyword is there. */
+static PyObject *
+only_keyword(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             PyObject *name, PyObject *dflt)
+{
+    if (kwnames == NULL)
+        return dflt;
+    Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+    PyObject *val = dflt;
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        if (k != name && PyUnicode_Compare(k, name) != 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+        val = args[nargs + i];
+    }
+    return val;
+}
+
 static PyObject *
 fastop_vectorcall(FastOp *op, PyObject *const *args, size_t nargsf,
                   PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (enabled && kwnames == NULL) {
+    if (enabled && kwnames == NULL && op->kind <= K_SETITEM) {
         PyObject *res = NOT_FAST;
         switch (op->kind) {
         case K_FORWARD:
@@ -831,6 +1416,54 @@ fastop_vectorcall(FastOp *op, PyObject *const *args, size_t nargsf,
                     Py_RETURN_NONE;
                 if (r < 0)
                     return NULL;
+            }
+            break;
+        }
+        if (res != NOT_FAST)
+            return res;
+    }
+    else if (enabled && op->kind > K_SETITEM) {
+        /* the namespace functions: their keywords, no others */
+        PyObject *res = NOT_FAST, *kw;
+        switch (op->kind) {
+        case K_RESHAPE:
+            kw = only_keyword(args, nargs, kwnames, s_copy_kw, Py_None);
+            if (nargs == 2 && kw != NULL)
+                res = fast_reshape(args[0], args[1], kw);
+            break;
+        case K_PERMUTE_DIMS:
+            if (nargs == 2 && kwnames == NULL)
+                res = fast_permute_dims(args[0], args[1]);
+            break;
+        case K_CONCAT:
+            kw = only_keyword(args, nargs, kwnames, s_axis_kw, int_zero);
+            if (nargs == 1 && kw != NULL)
+                res = fast_concat(args[0], kw);
+            break;
+        case K_ASARRAY:
+            if (nargs == 1 && kwnames == NULL)
+                res = fast_asarray(args[0]);
+            break;
+        case K_WHERE:
+            if (nargs == 3 && kwnames == NULL)
+                res = fast_where(args[0], args[1], args[2]);
+            break;
+        case K_ASTYPE:
+            if (nargs == 2) {
+                PyObject *copy = Py_True, *device = Py_None;
+                Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+                for (Py_ssize_t i = 0; i < nk && copy != NULL; i++) {
+                    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+                    if (PyUnicode_Compare(k, s_copy_kw) == 0)
+                        copy = args[nargs + i];
+                    else if (PyUnicode_Compare(k, s_device_kw) == 0)
+                        device = args[nargs + i];
+                    else
+                        copy = NULL;
+                }
+                PyErr_Clear();
+                if (copy != NULL && device == Py_None)
+                    res = fast_astype(args[0], args[1], copy);
             }
             break;
         }
@@ -898,6 +1531,17 @@ static PyMemberDef fastop_members[] = {
     {"__module__", T_OBJECT, offsetof(FastOp, module), 0, NULL},
     {NULL}};
 
+static PyObject *
+fastop_reduce(FastOp *self, PyObject *unused)
+{
+    /* pickled by reference, as a function: its __qualname__ in __module__ */
+    return Py_NewRef(self->qualname);
+}
+
+static PyMethodDef fastop_methods[] = {
+    {"__reduce__", (PyCFunction)fastop_reduce, METH_NOARGS, NULL},
+    {NULL}};
+
 static PyGetSetDef fastop_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL}};
@@ -916,6 +1560,7 @@ static PyTypeObject FastOp_Type = {
     .tp_traverse = (traverseproc)fastop_traverse,
     .tp_clear = (inquiry)fastop_clear,
     .tp_members = fastop_members,
+    .tp_methods = fastop_methods,
     .tp_getset = fastop_getset,
     .tp_descr_get = fastop_get,
     .tp_dictoffset = offsetof(FastOp, dict),
@@ -1305,8 +1950,9 @@ mod_wrap(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     return wrap_new(args[0], args[1], args[2]);
 }
 
-static const char *kind_names[] = {"forward", "reflected", "inplace",
-                                   "unary",   "getitem",   "setitem"};
+static const char *kind_names[N_KINDS] = {
+    "forward", "reflected", "inplace",      "unary",  "getitem", "setitem",
+    "reshape", "permute_dims", "concat", "where",  "astype", "asarray"};
 static const char *result_names[] = {"promote", "bool", "divide", "same",
                                      "real"};
 
@@ -1319,7 +1965,7 @@ mod_make_op(PyObject *mod, PyObject *args)
                           &result))
         return NULL;
     int k = -1, r = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < N_KINDS; i++)
         if (strcmp(kind, kind_names[i]) == 0)
             k = i;
     for (int i = 0; i < 5; i++)
@@ -1399,10 +2045,19 @@ mod_setup(PyObject *mod, PyObject *args)
     }
     for (int i = 0; i < n_dtypes; i++)
         Py_CLEAR(dtypes[i]);
+    for (int i = 0; i < n_dtypes; i++)
+        Py_CLEAR(dtype_native[i]);
     for (Py_ssize_t i = 0; i < n; i++) {
         dtypes[i] = Py_NewRef(PyTuple_GET_ITEM(dts, i));
         dtype_flags[i] = fl[i];
         dtype_real[i] = re[i];
+        /* the NumPy dtype (None of those for a backend-only dtype: then
+         * the cases that need it are not taken) */
+        PyObject *nat = PyObject_GetAttrString(dtypes[i], "_native");
+        if (nat != NULL && !PyArray_DescrCheck(nat))
+            Py_CLEAR(nat);
+        PyErr_Clear();
+        dtype_native[i] = nat;
     }
     n_dtypes = (int)n;
     bool_index = bi;
@@ -1415,6 +2070,40 @@ mod_setup(PyObject *mod, PyObject *args)
     Py_XSETREF(op_getitem, Py_NewRef(getitem));
     Py_XSETREF(op_setitem, Py_NewRef(setitem));
     enabled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mod_setup_asarray(PyObject *mod, PyObject *args)
+{
+    PyObject *host, *var, *ddict, *cpu;
+    if (!PyArg_ParseTuple(args, "O!OO!O", &PyDict_Type, &host, &var,
+                          &PyDict_Type, &ddict, &cpu))
+        return NULL;
+    if (!PyContextVar_CheckExact(var) || PyDict_GET_SIZE(host) > MAX_DTYPES) {
+        PyErr_SetString(PyExc_ValueError, "_setup_asarray(): bad arguments");
+        return NULL;
+    }
+    for (int i = 0; i < n_host; i++) {
+        Py_CLEAR(host_descrs[i]);
+        Py_CLEAR(host_dtypes[i]);
+    }
+    n_host = 0;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(host, &pos, &k, &v)) {
+        /* the keys are id()s of descriptors the dict's owner keeps alive;
+         * a strong reference here as well */
+        PyObject *descr = (PyObject *)PyLong_AsVoidPtr(k);
+        if (descr == NULL && PyErr_Occurred())
+            return NULL;
+        host_descrs[n_host] = Py_NewRef(descr);
+        host_dtypes[n_host] = Py_NewRef(v);
+        n_host++;
+    }
+    Py_XSETREF(scope_var, Py_NewRef(var));
+    Py_XSETREF(devices_dict, Py_NewRef(ddict));
+    Py_XSETREF(cpu_device, Py_NewRef(cpu));
     Py_RETURN_NONE;
 }
 
@@ -1437,6 +2126,9 @@ static PyMethodDef mod_methods[] = {
     {"_setup", mod_setup, METH_VARARGS,
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
      "may_overlap, mT_getter, operator.getitem, operator.setitem)."},
+    {"_setup_asarray", mod_setup_asarray, METH_VARARGS,
+     "_setup_asarray(host_dtypes, scope_var, devices_dict, cpu): asarray's "
+     "fast case (see _creation_functions)."},
     {"_install_slots", mod_install_slots, METH_NOARGS,
      "Put the compiled operators in Array's type slots (again after a "
      "setattr on Array restored them)."},
@@ -1473,9 +2165,27 @@ PyInit__fastpath(void)
     INTERN(s_copy, "copy");
     INTERN(s_matrix_transpose, "matrix_transpose");
     INTERN(s_check, "_check");
+    INTERN(s_reshape, "reshape");
+    INTERN(s_permute_dims, "permute_dims");
+    INTERN(s_concat, "concat");
+    INTERN(s_where, "where");
+    INTERN(s_astype, "astype");
+    INTERN(s_copy_kw, "copy");
+    INTERN(s_axis_kw, "axis");
+    INTERN(s_device_kw, "device");
+    INTERN(s_env_checked, "_env_checked");
+    INTERN(s_pow, "pow");
+    INTERN(s_env_default, "_env_default");
 #undef INTERN
     kw_out = Py_BuildValue("(s)", "out");
-    if (kw_out == NULL)
+    kw_copy = Py_BuildValue("(O)", s_copy_kw);
+    int_zero = PyLong_FromLong(0);
+    if (kw_out == NULL || kw_copy == NULL || int_zero == NULL)
+        return NULL;
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    np_power = numpy ? PyObject_GetAttrString(numpy, "power") : NULL;
+    Py_XDECREF(numpy);
+    if (np_power == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
