@@ -934,3 +934,32 @@ def test_environment_variable_switches_it_off() -> None:
     assert on["fastpath"] is True
     assert on["add"] == "FastOp"
     assert on["results"] == off["results"]
+
+
+@pytest.mark.parametrize(
+    "dtype", ["int8", "int64", "uint8", "float32", "float64", "complex128"]
+)
+def test_square_exponent_matches_power_bit_for_bit(dtype):
+    # x ** 2 takes numpy.square for real dtypes (as NumPy's own operator does);
+    # it must give power's bits, overflow and special values included.
+    import warnings
+
+    if dtype[0] in "iu":
+        info = np.iinfo(dtype)
+        host_x = np.array([info.min, 0, 1, 2, 11, info.max], dtype=dtype)
+        if info.min < 0:
+            host_x = np.concatenate([host_x, np.array([-3, -1], dtype=dtype)])
+    else:
+        vals = [-0.0, 0.0, 1.5, -2.25, np.inf, -np.inf, np.nan, 1e200, 1e-200]
+        host_x = np.array(vals, dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.power(host_x, 2)
+        x = xp.asarray(host_x)
+        got = np.asarray(x**2)
+        y = xp.asarray(host_x.copy())
+        y **= 2
+    u = {1: np.uint8, 4: np.uint32, 8: np.uint64, 16: np.uint64}[host_x.itemsize]
+    for res in (got, np.asarray(y)):
+        assert res.dtype == expected.dtype
+        np.testing.assert_array_equal(res.view(u), expected.view(u))

@@ -171,6 +171,10 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
     # call; NumPy's other shortcuts (-1, 0, 1, 2) agree with the standard.
     t2 = x2.__class__
     if t2 is int:  # the common x ** 2: no exponent of 0.5 possible
+        if x2 == 2 and x1.dtype.kind in "iuf":
+            # Note: what NumPy's own ``x ** 2`` does; square is exactly the
+            # rounded x * x, as power's loop gives it, at half power's cost.
+            return np.square(x1) if out is None else np.square(x1, out=out)
         return np.power(x1, x2) if out is None else np.power(x1, x2, out=out)
     if (
         x2 == 0.5 if t2 is float else np.size(x2) == 1 and np.all(x2 == 0.5)

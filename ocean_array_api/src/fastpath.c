@@ -73,7 +73,8 @@ static PyObject *s_ops, *s_native, *s_backend, *s_to_native, *s_shape,
     *s_matrix_transpose, *s_check, *kw_out, *s_reshape, *s_permute_dims,
     *s_concat, *s_where, *s_astype, *s_copy_kw, *s_axis_kw, *s_device_kw,
     *kw_copy, *int_zero, *s_pow;
-static PyObject *np_power = NULL; /* numpy.power */
+static PyObject *np_power = NULL;  /* numpy.power */
+static PyObject *np_square = NULL; /* numpy.square */
 static PyObject *dtype_native[MAX_DTYPES]; /* each standard DType's _native */
 /* asarray(ndarray): NumPy's native descriptors -> DType (_creation_functions'
  * _HOST_DTYPES), the device scope's ContextVar, _devices.__dict__, the CPU */
@@ -527,13 +528,29 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
         PyErr_Clear();
         return NOT_FAST;
     }
-    /* ocean_cpu's _pow with a Python int exponent is numpy.power itself */
+    /* ocean_cpu's _pow with a Python int exponent is numpy.power itself, or
+       numpy.square for the exponent 2 of a real array (as _pow decides) */
+    int square = 0;
     if (func == e->cpu_pow && np_power != NULL && op->kind != K_REFLECTED &&
-        PyLong_CheckExact(b))
-        func = np_power;
+        PyLong_CheckExact(b)) {
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(b, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NOT_FAST;
+        }
+        square = !overflow && v == 2 && PyArray_Check(a) &&
+                 !PyTypeNum_ISCOMPLEX(PyArray_TYPE((PyArrayObject *)a));
+        func = square ? np_square : np_power;
+    }
     Py_INCREF(func); /* the table may change during the call */
     PyObject *res;
-    if (op->kind == K_INPLACE) {
+    if (square) {
+        PyObject *args[2] = {a, a};
+        res = op->kind == K_INPLACE ? PyObject_Vectorcall(func, args, 1, kw_out)
+                                    : PyObject_Vectorcall(func, args, 1, NULL);
+    }
+    else if (op->kind == K_INPLACE) {
         PyObject *args[3] = {a, b, a};
         res = PyObject_Vectorcall(func, args, 2, kw_out);
     }
@@ -2184,8 +2201,9 @@ PyInit__fastpath(void)
         return NULL;
     PyObject *numpy = PyImport_ImportModule("numpy");
     np_power = numpy ? PyObject_GetAttrString(numpy, "power") : NULL;
+    np_square = numpy ? PyObject_GetAttrString(numpy, "square") : NULL;
     Py_XDECREF(numpy);
-    if (np_power == NULL)
+    if (np_power == NULL || np_square == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
