@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from ocean_array_api import _backend
+from ocean_array_api import _array_object, _backend
 
 __all__ = ["instrument"]
 
@@ -147,6 +147,24 @@ def _unwrap_tables() -> None:
     _originals.clear()
 
 
+# While a block is active the compiled fast path steps aside, so every call
+# takes the Python front end and the counts are exactly its counts.  (The
+# compiled path, on a kernel error, hands the call to Python, which runs the
+# failing kernel again: counted twice.)  Restored with the last block.
+_fastpath_state: list[bool] = []
+
+
+def _step_aside_fastpath() -> None:
+    fp = getattr(_array_object, "_fp", None)
+    if _array_object._FASTPATH and fp is not None:
+        _fastpath_state.append(bool(fp._set_enabled(False)))
+
+
+def _restore_fastpath() -> None:
+    if _fastpath_state:
+        _array_object._fp._set_enabled(_fastpath_state.pop())
+
+
 class _Instrument:
     """The context manager :func:`instrument` returns: reusable and reentrant."""
 
@@ -160,6 +178,7 @@ class _Instrument:
         with _lock:
             if not _active:
                 _wrap_tables()
+                _step_aside_fastpath()
             _active.append(stats)
             self._entered.append(stats)
         return stats
@@ -171,6 +190,7 @@ class _Instrument:
             del _active[next(i for i, s in enumerate(_active) if s is stats)]
             if not _active:
                 _unwrap_tables()
+                _restore_fastpath()
 
 
 def instrument() -> AbstractContextManager[InstrumentStats]:
@@ -181,7 +201,9 @@ def instrument() -> AbstractContextManager[InstrumentStats]:
     or run in several threads at once: each records every kernel call made
     anywhere in the process while it is active.  Views taken without a kernel
     (``x[1:5]``, ``x[i]``) are not counted.  On asynchronous devices (CUDA) the
-    time is that of launching the kernel, not of running it.
+    time is that of launching the kernel, not of running it.  While a block
+    is active, calls take the Python front end (the compiled fast path steps
+    aside), so each kernel call is counted as the front end makes it.
 
     Returns
     -------
