@@ -134,6 +134,42 @@ base_dealloc(ArrayBase *self)
     tp->tp_free((PyObject *)self);
 }
 
+/* Array's own deallocator, in place of CPython's generic one for classes
+ * (subtype_dealloc), which Array needs none of but the weak references: no
+ * __dict__, no finaliser (_setup keeps the generic one when Array has one),
+ * no nesting that needs the trashcan.  As for any heap type's deallocator,
+ * it releases the instance's reference to its type, also for instances of
+ * subclasses (whose subtype_dealloc calls it as their base's). */
+static destructor generic_dealloc = NULL;
+
+static void
+array_dealloc(ArrayBase *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self); /* a no-op when it is not tracked */
+    if (tp->tp_weaklistoffset > 0) {
+        if (*(PyObject **)((char *)self + tp->tp_weaklistoffset) != NULL)
+            PyObject_ClearWeakRefs((PyObject *)self);
+    }
+    else if (tp->tp_weaklistoffset != 0) /* managed (Python 3.12+) */
+        PyObject_ClearWeakRefs((PyObject *)self);
+    base_dealloc(self);
+    Py_DECREF(tp);
+}
+
+/* Whether the GC needs to see an Array on ``data``: not when it is a NumPy
+ * array of a non-object dtype.  Such an array references no Python object
+ * but its base, fixed before the Array exists, and the dtype and device are
+ * the namespace's objects, so no reference cycle can run through the Array
+ * (as CPython untracks tuples of atoms); skipping the GC's bookkeeping is a
+ * good part of a cheap call's cost. */
+static inline int
+needs_gc(PyObject *data)
+{
+    return !(PyArray_CheckExact(data) &&
+             !PyDataType_REFCHK(PyArray_DESCR((PyArrayObject *)data)));
+}
+
 static PyObject *
 wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
 {
@@ -141,15 +177,24 @@ wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
     ArrayBase *out;
     if (n_free > 0 && array_type->tp_alloc == PyType_GenericAlloc) {
         /* as PyType_GenericAlloc leaves it: zeroed, typed, one reference,
-         * tracked by the GC */
+         * tracked by the GC where it needs to be */
         out = (ArrayBase *)free_list[--n_free];
-        memset((char *)out + sizeof(PyObject), 0,
-               array_type->tp_basicsize - sizeof(PyObject));
+        if (array_type->tp_basicsize == sizeof(ArrayBase) + sizeof(PyObject *) &&
+            array_type->tp_weaklistoffset == sizeof(ArrayBase))
+            /* the usual layout: the fields set below, then the weak list */
+            *(PyObject **)((char *)out + sizeof(ArrayBase)) = NULL;
+        else
+            memset((char *)out + sizeof(PyObject), 0,
+                   array_type->tp_basicsize - sizeof(PyObject));
         PyObject_Init((PyObject *)out, array_type);
-        PyObject_GC_Track(out);
+        if (needs_gc(data))
+            PyObject_GC_Track(out);
     }
-    else
+    else {
         out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
+        if (out != NULL && !needs_gc(data))
+            PyObject_GC_UnTrack(out);
+    }
     if (out == NULL) {
         Py_DECREF(data);
         return NULL;
@@ -311,10 +356,99 @@ cpu_kernel(DeviceEntry *e, PyObject *key, const char *qualname)
     return res;
 }
 
+/* ---- kernel look-up, cached ---------------------------------------------
+ * Every compiled call looks its kernel up in the device's table (a dict,
+ * which ocean_ext.instrument or a test may change at any time); the lookup
+ * is a good part of a cheap call's cost.  A small direct-mapped cache keeps
+ * (table, name) -> entry, valid while the table is unchanged: on Python
+ * before 3.12 the dict's version tag says so (a fresh value from a global
+ * counter at every change of any dict); from 3.12 on, where that tag is
+ * deprecated, a dict watcher on each table bumps ``tables_epoch`` at every
+ * change.  The entry is borrowed from the table, which holds it for as long
+ * as the stamp matches. */
+#define KCACHE_SIZE 64
+typedef struct {
+    PyObject *ops, *name, *func; /* borrowed */
+    uint64_t stamp;
+} KCacheSlot;
+static KCacheSlot kcache[KCACHE_SIZE];
+static int kcache_on = 1;
+
+#if PY_VERSION_HEX >= 0x030C0000
+static uint64_t tables_epoch = 1;
+static int tables_watcher = -1;
+
+static int
+table_changed(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+              PyObject *new_value)
+{
+    (void)event;
+    (void)dict;
+    (void)key;
+    (void)new_value;
+    tables_epoch++;
+    return 0;
+}
+
+static void
+watch_table(PyObject *ops)
+{
+    if (tables_watcher < 0)
+        tables_watcher = PyDict_AddWatcher(table_changed);
+    if (tables_watcher < 0 || PyDict_Watch(tables_watcher, ops) < 0) {
+        PyErr_Clear();
+        kcache_on = 0; /* look up at every call */
+    }
+}
+
+static inline uint64_t
+table_stamp(PyObject *ops)
+{
+    (void)ops;
+    return tables_epoch;
+}
+#else
+static void
+watch_table(PyObject *ops)
+{
+    (void)ops;
+}
+
+static inline uint64_t
+table_stamp(PyObject *ops)
+{
+    return ((PyDictObject *)ops)->ma_version_tag;
+}
+#endif
+
+/* The entry ``name`` (an interned str) of the device's table, borrowed, or
+ * NULL with no error set. */
+static inline PyObject *
+kernel(DeviceEntry *e, PyObject *name)
+{
+    PyObject *ops = e->ops;
+    KCacheSlot *c = &kcache[((uintptr_t)name >> 4) % KCACHE_SIZE];
+    uint64_t stamp = table_stamp(ops);
+    if (c->name == name && c->ops == ops && c->stamp == stamp && kcache_on)
+        return c->func;
+    PyObject *f = PyDict_GetItemWithError(ops, name);
+    if (f == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    c->ops = ops;
+    c->name = name;
+    c->func = f;
+    c->stamp = stamp;
+    return f;
+}
+
 static DeviceEntry *
 device_entry(PyObject *dev)
 {
-    for (int i = 0; i < n_devices; i++)
+    if (n_devices > 0 && devices[0].device == dev)
+        return &devices[0];
+    for (int i = 1; i < n_devices; i++)
         if (devices[i].device == dev)
             return &devices[i];
     if (n_devices == MAX_DEVICES)
@@ -329,6 +463,7 @@ device_entry(PyObject *dev)
         PyErr_Clear();
         return NULL;
     }
+    watch_table(ops);
     DeviceEntry *e = &devices[n_devices++];
     Py_INCREF(dev);
     e->device = dev;
@@ -523,7 +658,7 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
     DeviceEntry *e = device_entry(dev);
     if (e == NULL)
         return NOT_FAST;
-    PyObject *func = PyDict_GetItemWithError(e->ops, op->op);
+    PyObject *func = kernel(e, op->op);
     if (func == NULL) {
         PyErr_Clear();
         return NOT_FAST;
@@ -596,7 +731,7 @@ fast_unary(FastOp *op, PyObject *x)
     DeviceEntry *e = device_entry(ax->device);
     if (e == NULL)
         return NOT_FAST;
-    PyObject *func = PyDict_GetItemWithError(e->ops, op->op);
+    PyObject *func = kernel(e, op->op);
     if (func == NULL) {
         PyErr_Clear();
         return NOT_FAST;
@@ -684,6 +819,10 @@ simple_slice(PyObject *s)
 static int
 basic_key_ok(PyObject *key, PyObject *data)
 {
+    /* the commonest key first: one slice of ints on NumPy data of 1 or more
+     * dimensions (nothing to check against the sizes) */
+    if (PySlice_Check(key) && PyArray_CheckExact(data))
+        return PyArray_NDIM((PyArrayObject *)data) >= 1 && simple_slice(key);
     PyObject *const *items;
     Py_ssize_t n;
     if (PyTuple_CheckExact(key)) {
@@ -856,7 +995,7 @@ fast_getitem(PyObject *x, PyObject *key)
             return NOT_FAST;
         nkey = key;
     }
-    PyObject *func = PyDict_GetItemWithError(e->ops, s_getitem);
+    PyObject *func = kernel(e, s_getitem);
     if (func == NULL) {
         PyErr_Clear();
         return NOT_FAST;
@@ -952,7 +1091,7 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
                 return 1;
             }
             if (overlap) {
-                PyObject *cf = PyDict_GetItemWithError(e->ops, s_copy);
+                PyObject *cf = kernel(e, s_copy);
                 if (cf == NULL) {
                     PyErr_Clear();
                     return 1;
@@ -980,7 +1119,7 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
     }
     else
         return 1;
-    PyObject *func = PyDict_GetItemWithError(e->ops, s_setitem);
+    PyObject *func = kernel(e, s_setitem);
     if (func == NULL) {
         PyErr_Clear();
         Py_XDECREF(copied);
@@ -1024,15 +1163,6 @@ kernel_result(PyObject *res)
     return res;
 }
 
-/* The kernel ``name`` of the device's table (borrowed), NULL: none. */
-static inline PyObject *
-kernel(DeviceEntry *e, PyObject *name)
-{
-    PyObject *f = PyDict_GetItemWithError(e->ops, name);
-    if (f == NULL)
-        PyErr_Clear();
-    return f;
-}
 
 static inline PyObject *
 call_kernel(PyObject *f, PyObject *const *args, Py_ssize_t n, PyObject *kw)
@@ -2079,7 +2209,21 @@ mod_setup(PyObject *mod, PyObject *args)
     n_dtypes = (int)n;
     bool_index = bi;
     float64_index = fi;
+    if (array_type != NULL && generic_dealloc != NULL &&
+        array_type->tp_dealloc == (destructor)array_dealloc)
+        array_type->tp_dealloc = generic_dealloc;
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(cls));
+    /* Array's own deallocator (above) when the class is as _array_object
+     * makes it: a heap type with CPython's generic deallocator, our base's
+     * layout plus the weak-reference list, no __dict__, no finaliser. */
+    if (array_type->tp_flags & Py_TPFLAGS_HEAPTYPE &&
+        array_type->tp_base == &ArrayBase_Type &&
+        array_type->tp_dictoffset == 0 && array_type->tp_finalize == NULL &&
+        array_type->tp_del == NULL &&
+        array_type->tp_dealloc != (destructor)array_dealloc) {
+        generic_dealloc = array_type->tp_dealloc;
+        array_type->tp_dealloc = (destructor)array_dealloc;
+    }
     Py_XSETREF(hooks_dict, Py_NewRef(hooks));
     Py_XSETREF(writable_default, Py_NewRef(default_check));
     Py_XSETREF(may_overlap, Py_NewRef(overlap));
