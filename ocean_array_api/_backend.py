@@ -25,9 +25,9 @@ fails to load produces one warning naming it, and its devices are absent.
 
 from __future__ import annotations
 
+import _thread
 import importlib
 import sys
-import threading
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -132,7 +132,7 @@ class Backend(Protocol):
         """The inspection API's capabilities for this device kind."""
 
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _loaded: dict[str, Backend | None] = {}
 _entry_points: dict[str, str] | None = None
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -72,10 +71,55 @@ def can_cast(from_: DType | Array, to: DType, /) -> bool:
     return _dt._PROMOTION.get((src, dst)) is dst
 
 
-@dataclass(frozen=True)
-class finfo_object:
+class _Info:
+    """A frozen record of named fields, compared and printed by value (a
+    dataclass without the import of ``dataclasses``)."""
+
+    __slots__ = ()
+    _FIELDS: tuple[str, ...] = ()  # in order (__slots__ is sorted)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        names = self._FIELDS
+        values = dict(zip(names, args, strict=False))
+        if len(args) > len(names) or values.keys() & kwargs.keys():
+            msg = f"{type(self).__name__}() takes the fields {names}, once each"
+            raise TypeError(msg)
+        values.update(kwargs)
+        if values.keys() != set(names):
+            msg = f"{type(self).__name__}() takes the fields {names}, once each"
+            raise TypeError(msg)
+        for name in names:
+            object.__setattr__(self, name, values[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = f"cannot assign to field {name!r} of {type(self).__name__}"
+        raise AttributeError(msg)
+
+    def __delattr__(self, name: str) -> None:
+        msg = f"cannot delete field {name!r} of {type(self).__name__}"
+        raise AttributeError(msg)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS)
+        return f"{type(self).__name__}({body})"
+
+
+class finfo_object(_Info):
     """Machine limits of a floating-point dtype (``finfo``'s result)."""
 
+    __slots__ = ("bits", "dtype", "eps", "max", "min", "smallest_normal")
+    _FIELDS = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
     bits: int
     eps: float
     max: float
@@ -84,10 +128,11 @@ class finfo_object:
     dtype: DType
 
 
-@dataclass(frozen=True)
-class iinfo_object:
+class iinfo_object(_Info):
     """Machine limits of an integer dtype (``iinfo``'s result)."""
 
+    __slots__ = ("bits", "dtype", "max", "min")
+    _FIELDS = ("bits", "max", "min", "dtype")
     bits: int
     max: int
     min: int

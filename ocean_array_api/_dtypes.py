@@ -16,9 +16,12 @@ only accept the dtypes in :data:`STANDARD_DTYPES`.
 from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:  # numpy.typing costs ~2-4 ms of the package's import
+    import numpy.typing as npt
 
 __all__ = [
     "DType",

@@ -40,28 +40,28 @@ def _keep(res: ndarray, want: np.dtype) -> ndarray:
     return res
 
 
-def _one_dim(
-    func: Callable[..., ndarray], table: dict[str, np.dtype]
-) -> Callable[..., ndarray]:
+# The transforms are looked up in numpy.fft at the call, so that importing
+# the backend does not import numpy.fft (about 1 ms of the package's import).
+def _one_dim(name: str, table: dict[str, np.dtype]) -> Callable[..., ndarray]:
     def op(x: ndarray, n: int, axis: int, norm: str) -> ndarray:
+        func = getattr(np.fft, name)
         return _keep(func(x, n=n, axis=axis, norm=norm), table[x.dtype.char])
 
-    op.__name__ = op.__qualname__ = func.__name__
+    op.__name__ = op.__qualname__ = name
     return op
 
 
-def _n_dim(
-    func: Callable[..., ndarray], table: dict[str, np.dtype]
-) -> Callable[..., ndarray]:
+def _n_dim(name: str, table: dict[str, np.dtype]) -> Callable[..., ndarray]:
     def op(x: ndarray, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> ndarray:
         want = table[x.dtype.char]
         if not axes:
             # No axis to transform (fftn/ifftn only; the front end refuses it
             # for the real transforms): a copy, as NumPy would give.
             return x.astype(want, copy=True)
+        func = getattr(np.fft, name)
         return _keep(func(x, s=s, axes=axes, norm=norm), want)
 
-    op.__name__ = op.__qualname__ = func.__name__
+    op.__name__ = op.__qualname__ = name
     return op
 
 
@@ -89,16 +89,16 @@ def _ifftshift(x: ndarray, axes: tuple[int, ...]) -> ndarray:
 
 
 OPS: dict[str, Callable[..., Any]] = {
-    "fft.fft": _one_dim(np.fft.fft, _COMPLEX_OF),
-    "fft.ifft": _one_dim(np.fft.ifft, _COMPLEX_OF),
-    "fft.rfft": _one_dim(np.fft.rfft, _COMPLEX_OF),
-    "fft.irfft": _one_dim(np.fft.irfft, _REAL_OF),
-    "fft.hfft": _one_dim(np.fft.hfft, _REAL_OF),
-    "fft.ihfft": _one_dim(np.fft.ihfft, _COMPLEX_OF),
-    "fft.fftn": _n_dim(np.fft.fftn, _COMPLEX_OF),
-    "fft.ifftn": _n_dim(np.fft.ifftn, _COMPLEX_OF),
-    "fft.rfftn": _n_dim(np.fft.rfftn, _COMPLEX_OF),
-    "fft.irfftn": _n_dim(np.fft.irfftn, _REAL_OF),
+    "fft.fft": _one_dim("fft", _COMPLEX_OF),
+    "fft.ifft": _one_dim("ifft", _COMPLEX_OF),
+    "fft.rfft": _one_dim("rfft", _COMPLEX_OF),
+    "fft.irfft": _one_dim("irfft", _REAL_OF),
+    "fft.hfft": _one_dim("hfft", _REAL_OF),
+    "fft.ihfft": _one_dim("ihfft", _COMPLEX_OF),
+    "fft.fftn": _n_dim("fftn", _COMPLEX_OF),
+    "fft.ifftn": _n_dim("ifftn", _COMPLEX_OF),
+    "fft.rfftn": _n_dim("rfftn", _COMPLEX_OF),
+    "fft.irfftn": _n_dim("irfftn", _REAL_OF),
     # creation-like: first argument is the device index
     "fft.fftfreq": _fftfreq,
     "fft.rfftfreq": _rfftfreq,
