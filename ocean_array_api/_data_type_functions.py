@@ -99,16 +99,16 @@ class _Info:
         msg = f"cannot delete field {name!r} of {type(self).__name__}"
         raise AttributeError(msg)
 
-    def _fields(self) -> tuple[Any, ...]:
+    def _astuple(self) -> tuple[Any, ...]:
         return tuple(getattr(self, n) for n in self._FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return self._astuple() == other._astuple()  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash(self._astuple())
 
     def __repr__(self) -> str:
         body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS)

@@ -122,7 +122,7 @@ class OceanAPISection(SphinxDirective):
                 for path, cls in results.items():
                     lines += [f".. autoclass:: {path}", ""]
                     fields = getattr(cls, "_fields", None)
-                    if fields:
+                    if isinstance(fields, tuple) and fields:  # a named tuple
                         listed = ", ".join(f"``{f}``" for f in fields)
                         lines += [f"   A named tuple of {listed}.", ""]
         content = StringList(lines, source=self.get_source_info()[0])
