@@ -35,7 +35,7 @@ from dask.array.core import elemwise
 from ocean_cpu import backend as _cpu
 from ocean_cpu._common import ELEMENTWISE, reduced
 
-from . import _sort
+from . import _contract, _sort
 from ._native import LazyArray, unwrap
 
 __all__ = ["build_ops", "from_numpy"]
@@ -934,16 +934,20 @@ def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
 
 # --- linear algebra ---------------------------------------------------------
 def _matmul(x1: Any, x2: Any) -> Any:
-    rt = np.result_type(x1.dtype, x2.dtype)
-    res = da.matmul(x1, x2)
-    return res if res.dtype == rt else res.astype(rt)
+    # Note: not dask's matmul, whose partial products wait for their sum
+    # (several GiB at 16384 x 16384); see _contract.
+    return _promoted(_contract.matmul(x1, x2, _cpu.ops["matmul"]), x1, x2)
 
 
 def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
-    # Note: dask sums the blocks' products in the platform integer (int64
-    # for int32 input); the standard's result dtype is the promoted one.
+    return _promoted(_contract.tensordot(x1, x2, axes, _cpu.ops["tensordot"]), x1, x2)
+
+
+def _promoted(res: Any, x1: Any, x2: Any) -> Any:
+    # Note: dask's own products (used with a dask older than its task
+    # specification) sum integer blocks in the platform integer; the
+    # standard's result dtype is the promoted one.
     rt = np.result_type(x1.dtype, x2.dtype)
-    res = da.tensordot(x1, x2, axes=axes)
     return res if res.dtype == rt else res.astype(rt)
 
 
