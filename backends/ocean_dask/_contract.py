@@ -53,7 +53,7 @@ try:
     from dask._task_spec import Task, TaskRef
     from dask.blockwise import Blockwise, optimize_blockwise
 except ImportError:  # pragma: no cover - dask before the task specification
-    Task = TaskRef = None
+    Task = TaskRef = None  # type: ignore[assignment,misc]
 
 __all__ = ["matmul", "tensordot"]
 
@@ -207,7 +207,7 @@ class _Chains(Layer):
         per = -(-len(steps) // self.n_chains)
         chains = [steps[s : s + per] for s in range(0, len(steps), per)]
         name, f = self.name, self.func
-        ends = []
+        ends: list[Any] = []
         for c, chain in enumerate(chains):
             args = []
             for kidx in chain:
@@ -224,9 +224,9 @@ class _Chains(Layer):
                     ]
                 )
             last = len(chain) - 1
-            prev = None
+            prev: Any = None
             for s, (a, b) in enumerate(args):
-                key = (
+                key: Any = (
                     (name, *out)
                     if s == last and len(chains) == 1
                     else (f"{name}-chain", *out, c, s)
@@ -248,8 +248,8 @@ class _Chains(Layer):
                 prev = key
             ends.append(prev)
         if len(chains) > 1:
-            key = (name, *out)
-            tasks[key] = Task(key, _sum, *(TaskRef(e) for e in ends))
+            total = (name, *out)
+            tasks[total] = Task(total, _sum, *(TaskRef(e) for e in ends))
 
 
 # --- the products ------------------------------------------------------------------

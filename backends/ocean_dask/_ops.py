@@ -11,9 +11,12 @@ How entries are built:
   CPU backend's own entry on each chunk (``dask.array.core.elemwise``), so
   every correction of NumPy the CPU table makes holds here too, and float16 and
   complex32 go through our compiled CPU kernels, chunk by chunk.
-- Reductions, manipulation, indexing, searching and ``matmul``/``tensordot``
-  are dask's distributed algorithms, corrected where dask departs from the
-  standard (``# Note:`` comments).
+- Reductions, manipulation, indexing and searching are dask's distributed
+  algorithms, corrected where dask departs from the standard (``# Note:``
+  comments).
+- ``matmul`` and ``tensordot`` are in :mod:`._contract` (each output block is
+  one chain of tasks adding up its partial products, with cheap operand
+  blocks recomputed where they are used: a few blocks in memory at a time).
 - Functions of whole matrices (``linalg``) and of whole axes (``fft``) run the
   CPU entry on chunks that hold each matrix / each transformed axis entire
   (``dask.array.apply_gufunc``); batch dimensions stay chunked.
