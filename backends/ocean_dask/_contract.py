@@ -25,9 +25,10 @@ Two more things keep the chains from advancing side by side:
   scheduler's last-in-first-out choice of ready tasks) finishes the chain
   before it starts many others.
 
-When there are fewer output blocks than ``_PARALLEL``, the contraction is cut
-into up to ``_PARALLEL`` chains per output block (summed at the end), so that
-a product with one output block still runs in parallel.
+When there are fewer output blocks than the local scheduler has threads
+(dask's ``num_workers`` setting, else the number of CPUs, where the graph is
+built), the sum over the contracted blocks is cut into a few chains per
+output block (added at the end), so that the threads have work.
 
 The graph is a ``Layer`` that writes its tasks only when the graph is run (or
 culled): building a product costs the same for any number of chunks.  With a
@@ -43,11 +44,13 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import dask
 import dask.array as da
 import numpy as np
 from dask.array.core import unify_chunks
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
+from dask.system import CPU_COUNT
 
 try:
     from dask._task_spec import Task, TaskRef
@@ -57,8 +60,11 @@ except ImportError:  # pragma: no cover - dask before the task specification
 
 __all__ = ["matmul", "tensordot"]
 
-#: chains per output block are added until about this many run at once
-_PARALLEL = 8
+
+def _threads() -> int:
+    """How many chains should be able to run at once."""
+    n = dask.config.get("num_workers", None)
+    return int(n) if n else CPU_COUNT
 
 
 # --- what the tasks run -----------------------------------------------------------
@@ -152,7 +158,7 @@ class _Chains(Layer):
         self.numblocks = numblocks
         n_out = math.prod(numblocks[i] for i in out_ind)
         n_sum = math.prod(numblocks[i] for i in sum_ind)
-        self.n_chains = max(1, min(n_sum, _PARALLEL // max(n_out, 1)))
+        self.n_chains = max(1, min(n_sum, _threads() // max(n_out, 1)))
         self._tasks: dict[Any, Any] | None = None
 
     # the Layer protocol
