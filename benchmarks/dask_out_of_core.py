@@ -4,7 +4,9 @@
 Not run in CI (each case runs for minutes and uses both cores).  Each
 measurement runs in a fresh child process; the parent samples the resident
 memory of that process and all its descendants (psutil, every 50 ms) and
-reports the peak above nothing, together with the child's wall time.
+reports the peak above nothing, together with the child's wall time and CPU
+time (``cpu_s``, user and system, all threads: on a shared machine it says
+more about the work done than the wall time).
 
 Cases (``--case``; ``--lib ocean`` or ``dask``):
 
@@ -40,6 +42,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -202,11 +205,18 @@ def measure(
             time.sleep(0.05)
 
     t = threading.Thread(target=sample, daemon=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t.start()
     out, _ = popen.communicate()
     done.set()
     t.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     res: dict[str, Any] = {"case": case, "lib": lib, "rc": popen.returncode}
+    # CPU seconds of the child (user + system, all its threads): less
+    # sensitive than the wall time to other work on the machine
+    res["cpu_s"] = round(
+        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1
+    )
     for line in out.splitlines():
         if line.startswith("RESULT "):
             res.update(json.loads(line[7:]))
