@@ -4,7 +4,9 @@
 Not run in CI (each case runs for minutes and uses both cores).  Each
 measurement runs in a fresh child process; the parent samples the resident
 memory of that process and all its descendants (psutil, every 50 ms) and
-reports the peak above nothing, together with the child's wall time.
+reports the peak above nothing, together with the child's wall time and CPU
+time (``cpu_s``, user and system, all threads: on a shared machine it says
+more about the work done than the wall time).
 
 Cases (``--case``; ``--lib ocean`` or ``dask``):
 
@@ -23,9 +25,14 @@ Cases (``--case``; ``--lib ocean`` or ``dask``):
   its baseline is what ``array_api_compat.dask.array`` does (one chunk, then
   NumPy's sort).
 
+``--max-rss-gib`` and ``--timeout-s`` stop a case (its whole process tree)
+that passes them; the line printed for it then has ``"stopped"``.
+
 Usage::
 
     nice -n 10 python3 benchmarks/dask_out_of_core.py --case reduce --gib 64
+    nice -n 10 python3 benchmarks/dask_out_of_core.py --case matmul --side 16384 \\
+        --block 4096 --max-rss-gib 10
     nice -n 10 python3 benchmarks/dask_out_of_core.py --case all
 """
 
@@ -35,6 +42,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -158,30 +166,63 @@ def _tree_rss(proc: Any) -> int:
     return total
 
 
-def measure(case: str, lib: str, argv: list[str]) -> dict[str, Any]:
+def _kill_tree(proc: Any) -> None:
+    import psutil
+
+    with contextlib.suppress(psutil.NoSuchProcess):
+        for p in [*proc.children(recursive=True), proc]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.kill()
+
+
+def measure(
+    case: str,
+    lib: str,
+    argv: list[str],
+    max_rss: float = float("inf"),
+    timeout_s: float = float("inf"),
+) -> dict[str, Any]:
+    """Run one case in a child process; stop it (and say so) once its
+    processes hold more than ``max_rss`` bytes or it runs past ``timeout_s``."""
     import psutil
 
     cmd = [sys.executable, __file__, "--child", "--case", case, "--lib", lib, *argv]
+    t0 = time.perf_counter()
     popen = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     proc = psutil.Process(popen.pid)
     peak = [0]
+    stopped: list[str] = []
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], _tree_rss(proc))
+            elapsed = time.perf_counter() - t0
+            if not stopped and (peak[0] > max_rss or elapsed > timeout_s):
+                what = "memory" if peak[0] > max_rss else "time"
+                stopped.append(f"{what} limit, after {elapsed:.0f} s")
+                _kill_tree(proc)
             time.sleep(0.05)
 
     t = threading.Thread(target=sample, daemon=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t.start()
     out, _ = popen.communicate()
     done.set()
     t.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     res: dict[str, Any] = {"case": case, "lib": lib, "rc": popen.returncode}
+    # CPU seconds of the child (user + system, all its threads): less
+    # sensitive than the wall time to other work on the machine
+    res["cpu_s"] = round(
+        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1
+    )
     for line in out.splitlines():
         if line.startswith("RESULT "):
             res.update(json.loads(line[7:]))
     res["peak_rss_mib"] = peak[0] / (1 << 20)
+    if stopped:
+        res["stopped"] = stopped[0]
     return res
 
 
@@ -194,6 +235,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--block", type=int, default=2048)
     p.add_argument("--sort-gib", type=float, default=4.0)
     p.add_argument("--sort-chunk-mib", type=int, default=128)
+    p.add_argument(
+        "--max-rss-gib",
+        type=float,
+        default=float("inf"),
+        help="stop a case whose processes hold more (reported as stopped)",
+    )
+    p.add_argument(
+        "--timeout-s",
+        type=float,
+        default=float("inf"),
+        help="stop a case that runs longer (reported as stopped)",
+    )
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -211,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} CPUs; {' '.join(passed)}", flush=True)
     for case in cases:
         for lib in libs:
-            r = measure(case, lib, passed)
+            r = measure(case, lib, passed, args.max_rss_gib * GIB, args.timeout_s)
             print(json.dumps(r), flush=True)
     return 0
 

@@ -18,7 +18,9 @@ Design
   operation is local (elementwise functions, float16/complex32 kernels, each
   matrix of a stack in ``linalg``, each transformed axis in ``fft``) and
   dask's distributed algorithms elsewhere; ``sort``/``argsort``/``unique_*``
-  (``_sort``) never gather more than two chunks in one task.
+  (``_sort``) never gather more than two chunks in one task, and
+  ``matmul``/``tensordot`` (``_contract``) hold a few blocks per output block
+  in progress.
 - dask is imported lazily (by ``ops`` and by computing), never by
   ``import ocean_array_api`` or ``import ocean_dask``; without dask the
   backend has no devices, quietly.

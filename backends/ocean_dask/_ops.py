@@ -11,9 +11,12 @@ How entries are built:
   CPU backend's own entry on each chunk (``dask.array.core.elemwise``), so
   every correction of NumPy the CPU table makes holds here too, and float16 and
   complex32 go through our compiled CPU kernels, chunk by chunk.
-- Reductions, manipulation, indexing, searching and ``matmul``/``tensordot``
-  are dask's distributed algorithms, corrected where dask departs from the
-  standard (``# Note:`` comments).
+- Reductions, manipulation, indexing and searching are dask's distributed
+  algorithms, corrected where dask departs from the standard (``# Note:``
+  comments).
+- ``matmul`` and ``tensordot`` are in :mod:`._contract` (each output block is
+  one chain of tasks adding up its partial products, with cheap operand
+  blocks recomputed where they are used: a few blocks in memory at a time).
 - Functions of whole matrices (``linalg``) and of whole axes (``fft``) run the
   CPU entry on chunks that hold each matrix / each transformed axis entire
   (``dask.array.apply_gufunc``); batch dimensions stay chunked.
@@ -35,7 +38,7 @@ from dask.array.core import elemwise
 from ocean_cpu import backend as _cpu
 from ocean_cpu._common import ELEMENTWISE, reduced
 
-from . import _sort
+from . import _contract, _sort
 from ._native import LazyArray, unwrap
 
 __all__ = ["build_ops", "from_numpy"]
@@ -934,16 +937,20 @@ def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
 
 # --- linear algebra ---------------------------------------------------------
 def _matmul(x1: Any, x2: Any) -> Any:
-    rt = np.result_type(x1.dtype, x2.dtype)
-    res = da.matmul(x1, x2)
-    return res if res.dtype == rt else res.astype(rt)
+    # Note: not dask's matmul, whose partial products wait for their sum
+    # (several GiB at 16384 x 16384); see _contract.
+    return _promoted(_contract.matmul(x1, x2, _cpu.ops["matmul"]), x1, x2)
 
 
 def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
-    # Note: dask sums the blocks' products in the platform integer (int64
-    # for int32 input); the standard's result dtype is the promoted one.
+    return _promoted(_contract.tensordot(x1, x2, axes, _cpu.ops["tensordot"]), x1, x2)
+
+
+def _promoted(res: Any, x1: Any, x2: Any) -> Any:
+    # Note: dask's own products (used with a dask older than its task
+    # specification) sum integer blocks in the platform integer; the
+    # standard's result dtype is the promoted one.
     rt = np.result_type(x1.dtype, x2.dtype)
-    res = da.tensordot(x1, x2, axes=axes)
     return res if res.dtype == rt else res.astype(rt)
 
 

@@ -17,6 +17,9 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 # The dask device exists only with dask installed (the extra `.[dask]`); the
 # default CI install has it through the `test` extra, minimal installs skip.
@@ -335,6 +338,161 @@ def test_sort_of_a_masked_array_of_one_chunk_and_error_for_many():
         xp.sort(many[many > 2])
 
 
+# --- matmul and tensordot over many chunks ------------------------------------
+_PRODUCT_DTYPES = [
+    ("float64", "float64"),
+    ("float32", "float64"),
+    ("int32", "int32"),
+    ("int8", "int64"),
+    ("uint8", "uint8"),
+    ("complex128", "complex128"),
+    ("float32", "complex64"),
+]
+
+
+def _draw_array(data, shape, dtype, label):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), label=f"seed {label}"))
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(0, 100, size=shape).astype(dtype)  # wraps as NumPy's
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
+def _close(got, want):
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape
+    if want.dtype.kind in "iu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        tol = 1e-4 if want.dtype in (np.float32, np.complex64) else 1e-10
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+@settings(max_examples=40)
+@given(
+    shapes=hnp.mutually_broadcastable_shapes(
+        signature=np.matmul.signature, max_dims=2, max_side=9
+    ),
+    pair=st.sampled_from(_PRODUCT_DTYPES),
+    data=st.data(),
+)
+def test_matmul_over_many_chunks_matches_numpy(shapes, pair, data):
+    (s1, s2), _ = shapes
+    a = _draw_array(data, s1, pair[0], "x1")
+    b = _draw_array(data, s2, pair[1], "x2")
+    # chunks of different sizes on the two sides: the contracted axis is
+    # rechunked to common blocks
+    c1 = data.draw(st.integers(1, 4), label="chunks x1")
+    c2 = data.draw(st.integers(1, 4), label="chunks x2")
+    res = xp.matmul(on_dask(a, c1), on_dask(b, c2))
+    assert res.shape == np.matmul(a, b).shape
+    _close(values(res), np.matmul(a, b))
+
+
+@pytest.mark.parametrize(
+    ("s1", "s2", "axes"),
+    [
+        ((4, 5, 6), (5, 6, 3), 2),
+        ((4, 5, 6), (6, 5, 3), ([1, 2], [1, 0])),
+        ((3, 4, 5), (5, 4, 3), ([0, 2], [2, 0])),
+        ((3, 4), (5, 2), 0),
+        ((7,), (7,), 1),
+        ((4, 5), (4, 5), 2),
+        ((0, 5), (5, 3), 1),
+    ],
+)
+@pytest.mark.parametrize("pair", [("float64", "float64"), ("int32", "int32")])
+def test_tensordot_over_many_chunks_matches_numpy(s1, s2, axes, pair):
+    rng = np.random.default_rng(7)
+    a = rng.integers(-9, 9, size=s1).astype(pair[0])
+    b = rng.integers(-9, 9, size=s2).astype(pair[1])
+    res = xp.tensordot(chunked(a, 2), chunked(b, 3), axes=axes)
+    _close(values(res), np.tensordot(a, b, axes=axes))
+
+
+class HeldBytes(dask.callbacks.Callback):
+    """The most bytes of task results the local scheduler held at once, and
+    the names of the keys it ran."""
+
+    def __init__(self):
+        super().__init__()
+        self.peak = 0
+        self.names = set()
+
+    def _posttask(self, key, result, dsk, state, worker_id):
+        self.names.add(key[0] if isinstance(key, tuple) else key)
+        held = sum(v.nbytes for v in state["cache"].values() if hasattr(v, "nbytes"))
+        self.peak = max(self.peak, held)
+
+
+def _lazy_operands(n, block):
+    """A and B of the out-of-core benchmark, built from arange."""
+    i = ocean_ext.rechunk(xp.arange(n, dtype=xp.float64, device="dask"), block)
+    a = xp.cos(i[:, None] * 0.01 + i[None, :] * 0.02)
+    b = xp.sin(i[:, None] * 0.02 - i[None, :] * 0.01)
+    return a, b
+
+
+def test_matmul_of_lazy_operands_holds_a_few_blocks():
+    n, block = 192, 24  # 8 x 8 blocks of each operand, 8 steps per output block
+    a, b = _lazy_operands(n, block)
+    with dask.config.set(scheduler="sync"), HeldBytes() as seen:
+        (total,) = ocean_ext.compute(xp.sum(a @ b))
+    i = np.arange(n, dtype=np.float64)
+    want = np.cos(i[:, None] * 0.01 + i[None, :] * 0.02) @ np.sin(
+        i[:, None] * 0.02 - i[None, :] * 0.01
+    )
+    assert float(total) == pytest.approx(want.sum(), rel=1e-12)
+    # the operands' blocks are recomputed in the steps that use them (never a
+    # result of their own), and one output block is summed at a time: the
+    # operands alone are 128 blocks
+    assert ocean_ext.to_dask(a).name not in seen.names
+    assert ocean_ext.to_dask(b).name not in seen.names
+    assert seen.peak <= 3 * block * block * 8
+
+
+def test_matmul_builds_lazily_and_runs_only_the_blocks_asked_for(runs):
+    a, b = _lazy_operands(96, 12)
+    c = a @ b
+    t = xp.tensordot(a, b, axes=1)
+    layer = ocean_ext.to_dask(c).dask.layers[ocean_ext.to_dask(c).name]
+    assert not layer.is_materialized()  # tasks are written when it runs
+    assert runs["n"] == 0
+    seen = HeldBytes()
+    with seen:
+        corner = values(c[:12, :12])
+    i = np.arange(96, dtype=np.float64)
+    want = np.cos(i[:, None] * 0.01 + i[None, :] * 0.02) @ np.sin(
+        i[:, None] * 0.02 - i[None, :] * 0.01
+    )
+    _close(corner, want[:12, :12])
+    # one output block: its chain and the small inputs, not the 64 chains
+    assert len(seen.names) < 20
+    _close(values(t), want)
+    assert runs["n"] == 2
+
+
+def test_matmul_of_persisted_and_unknown_sized_operands():
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((30, 20))
+    x = chunked(a, (7, 6))  # blocks are data: referenced, not recomputed
+    _close(values(x @ x.mT), a @ a.T)
+    _close(values(x.mT @ x), a.T @ a)
+    keep = on_dask(a[:, 0] > 0, chunks=7)
+    rows = x[keep]  # (None, 20)
+    got = rows @ x.mT[:, :5]
+    assert got.shape == (None, 5)
+    _close(values(got), a[a[:, 0] > 0] @ a[:5].T)
+    _close(values(rows.mT @ rows), a[a[:, 0] > 0].T @ a[a[:, 0] > 0])
+    # one output block and many steps: the sum is cut into chains that run
+    # side by side, then added
+    v = rng.standard_normal(1000)
+    xv = on_dask(v, chunks=10)
+    assert float(xv @ xv) == pytest.approx(float(v @ v), rel=1e-12)
+
+
 # --- standard functions against NumPy --------------------------------------------
 def test_elementwise_reductions_and_linalg_match_numpy():
     rng = np.random.default_rng(3)
@@ -587,7 +745,11 @@ def test_same_code_runs_on_a_local_cluster(client):
         u = xp.unique_counts(x)
         total = xp.sum(xp.astype(x, xp.float64) ** 2)
         vals, counts, srt = ocean_ext.compute(u.values, u.counts, s)
+        m = ocean_ext.rechunk(xp.reshape(xp.astype(x, xp.float64), (20, 20)), 5)
+        prod = m @ m.mT + xp.tensordot(m, m, axes=1)  # chains of 4 steps
     assert float(total) == float(np.sum(a.astype(float) ** 2))
+    am = a.astype(float).reshape(20, 20)
+    np.testing.assert_allclose(values(prod), am @ am.T + am @ am, rtol=1e-12)
     np.testing.assert_array_equal(values(srt), np.sort(a))
     want_vals, want_counts = np.unique(a, return_counts=True)
     np.testing.assert_array_equal(values(vals), want_vals)
