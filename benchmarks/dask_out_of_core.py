@@ -21,7 +21,11 @@ Cases (``--case``; ``--lib ocean`` or ``dask``):
   neighbours (0 when sorted) and the sum (equal to the input's), so the
   sorted array itself is never brought back.  Plain dask has no chunked sort:
   its baseline is what ``array_api_compat.dask.array`` does (one chunk, then
-  NumPy's sort).
+  NumPy's sort).  Both build the input in chunks of that size directly
+  (dask's ``array.chunk-size``).
+
+``--max-rss-gib`` stops a run whose processes hold more memory than that (on
+a shared machine); the result then says ``stopped``.
 
 Usage::
 
@@ -99,8 +103,13 @@ def _matmul(lib: str, side: int, block: int) -> dict[str, Any]:
 
 
 def _sort(lib: str, gib: float, chunk_mib: int) -> dict[str, Any]:
+    import dask
+
     n = int(gib * GIB) // 8
     chunk = chunk_mib * (1 << 20) // 8
+    # arrays are born in chunks of this size (ours too: no rechunk from
+    # dask's default 128 MiB, which would keep those larger chunks alive)
+    dask.config.set({"array.chunk-size": f"{chunk_mib}MiB"})
 
     def hashed(xp: Any, i: Any) -> Any:  # pseudo-random values in [0, 1)
         v = xp.sin(i * 12.9898) * 43758.5453
@@ -118,7 +127,6 @@ def _sort(lib: str, gib: float, chunk_mib: int) -> dict[str, Any]:
             out = ocean_ext.compute(bad, xp.sum(s), xp.sum(x))
         bad, total, total_in = int(out[0]), float(out[1]), float(out[2])
     else:
-        import dask
         import dask.array as da
         import numpy as np
 
@@ -158,18 +166,26 @@ def _tree_rss(proc: Any) -> int:
     return total
 
 
-def measure(case: str, lib: str, argv: list[str]) -> dict[str, Any]:
+def measure(
+    case: str, lib: str, argv: list[str], max_rss: float = 0.0
+) -> dict[str, Any]:
+    """Run one case in a child; ``max_rss`` (bytes, 0: none): stop the child
+    when its process tree holds more (on a shared machine)."""
     import psutil
 
     cmd = [sys.executable, __file__, "--child", "--case", case, "--lib", lib, *argv]
     popen = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     proc = psutil.Process(popen.pid)
     peak = [0]
+    stopped = [False]
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], _tree_rss(proc))
+            if max_rss and peak[0] > max_rss and not stopped[0]:
+                stopped[0] = True
+                popen.kill()
             time.sleep(0.05)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -182,6 +198,8 @@ def measure(case: str, lib: str, argv: list[str]) -> dict[str, Any]:
         if line.startswith("RESULT "):
             res.update(json.loads(line[7:]))
     res["peak_rss_mib"] = peak[0] / (1 << 20)
+    if stopped[0]:
+        res["stopped"] = f"over --max-rss-gib ({max_rss / GIB:g} GiB)"
     return res
 
 
@@ -194,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--block", type=int, default=2048)
     p.add_argument("--sort-gib", type=float, default=4.0)
     p.add_argument("--sort-chunk-mib", type=int, default=128)
+    p.add_argument(
+        "--max-rss-gib",
+        type=float,
+        default=0.0,
+        help="stop a run whose processes hold more than this (0: no limit)",
+    )
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -211,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} CPUs; {' '.join(passed)}", flush=True)
     for case in cases:
         for lib in libs:
-            r = measure(case, lib, passed)
+            r = measure(case, lib, passed, args.max_rss_gib * GIB)
             print(json.dumps(r), flush=True)
     return 0
 
