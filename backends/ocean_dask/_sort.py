@@ -424,7 +424,8 @@ def _sorted_last(x: Any, positions: bool, payload: Any | None) -> list[Any]:
             for i in grp:
                 a, b = edge, edge + sizes[i]
                 full = len(grp) == 1
-                dsk[(name, *outer, i)] = merged[k] if full else (_part, merged[k], a, b)
+                out_key = (name, *outer, i)
+                dsk[out_key] = merged[k] if full else (_part, merged[k], a, b)
                 edge = b
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=colls)
     layers, deps = dict(graph.layers), dict(graph.dependencies)
@@ -479,7 +480,8 @@ def _sample_sort_graph(
         piece = [(f"{name}-piece", *outer, i, k) for i in range(p)]
         for i in range(p):
             dsk[piece[i]] = (operator.getitem, cut[i], k)
-        dsk[(f"{name}-merge", *outer, k)] = (
+        merge_key = (f"{name}-merge", *outer, k)
+        dsk[merge_key] = (
             _merge,
             piece,
             lead,
