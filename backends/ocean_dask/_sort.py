@@ -1,7 +1,8 @@
 """``sort``, ``argsort`` and ``unique_*`` on arrays of many chunks, lazily.
 
 No chunk is ever gathered with all the others.  Along the sorted axis the P
-chunks are sorted by a *sample sort* with exact splits, in one graph:
+chunks (small neighbours grouped first: :func:`_least_group`) are sorted by a
+*sample sort* with exact splits, in one graph:
 
 1. each chunk is sorted (by value; stably, so equal values keep their order);
 2. every g-th element of each sorted chunk is a sample; one small task sorts
