@@ -293,6 +293,7 @@ def test_sort_of_many_chunks_builds_the_graph_without_running_it(runs):
     out = ocean_ext.compute(s, i, *u)
     assert runs["n"] == 1
     np.testing.assert_array_equal(values(out[0]), np.sort(a, axis=1))
+    np.testing.assert_array_equal(values(out[1]), _stable_sort(a, 0, True)[1])
     np.testing.assert_array_equal(values(out[2]), np.unique(a))
 
 
