@@ -4,7 +4,9 @@
 Not run in CI (each case runs for minutes and uses both cores).  Each
 measurement runs in a fresh child process; the parent samples the resident
 memory of that process and all its descendants (psutil, every 50 ms) and
-reports the peak above nothing, together with the child's wall time.
+reports the peak above nothing, together with the child's wall time and
+CPU time (user + system, all threads: less sensitive to other work on the
+machine than the wall time).
 
 Cases (``--case``; ``--lib ocean`` or ``dask``):
 
@@ -39,6 +41,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -148,6 +151,8 @@ def child(args: argparse.Namespace) -> None:
     else:
         res = _sort(args.lib, args.sort_gib, args.sort_chunk_mib)
     res["wall_s"] = time.perf_counter() - t0
+    use = resource.getrusage(resource.RUSAGE_SELF)  # all the child's threads
+    res["cpu_s"] = use.ru_utime + use.ru_stime
     print("RESULT " + json.dumps(res), flush=True)
 
 
