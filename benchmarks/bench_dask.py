@@ -15,7 +15,7 @@ Inputs (fixed seed): float64 vectors of ``--size`` elements (1e6; 1e5 with
 sqrt(size) in 2 x 2 blocks.  Where dask has no function of its own, the
 baseline is what array_api_compat does (``sort``: one chunk, then NumPy's
 sort per chunk); ocean's ``sort``/``argsort``/``unique_*`` keep the chunks
-(merge-split network, see ``backends/ocean_dask/_sort.py``).  The last
+(a sample sort, see ``backends/ocean_dask/_sort.py``).  The last
 columns are the ratios ocean / dask and ocean / compat.  Nothing here asserts
 on speed.
 

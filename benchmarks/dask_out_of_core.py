@@ -23,7 +23,8 @@ Cases (``--case``; ``--lib ocean`` or ``dask``):
   neighbours (0 when sorted) and the sum (equal to the input's), so the
   sorted array itself is never brought back.  Plain dask has no chunked sort:
   its baseline is what ``array_api_compat.dask.array`` does (one chunk, then
-  NumPy's sort).
+  NumPy's sort).  Both build the input in chunks of that size directly
+  (dask's ``array.chunk-size``).
 
 ``--max-rss-gib`` and ``--timeout-s`` stop a case (its whole process tree)
 that passes them; the line printed for it then has ``"stopped"``.
@@ -107,8 +108,13 @@ def _matmul(lib: str, side: int, block: int) -> dict[str, Any]:
 
 
 def _sort(lib: str, gib: float, chunk_mib: int) -> dict[str, Any]:
+    import dask
+
     n = int(gib * GIB) // 8
     chunk = chunk_mib * (1 << 20) // 8
+    # arrays are born in chunks of this size (ours too: no rechunk from
+    # dask's default 128 MiB, which would keep those larger chunks alive)
+    dask.config.set({"array.chunk-size": f"{chunk_mib}MiB"})
 
     def hashed(xp: Any, i: Any) -> Any:  # pseudo-random values in [0, 1)
         v = xp.sin(i * 12.9898) * 43758.5453
@@ -126,7 +132,6 @@ def _sort(lib: str, gib: float, chunk_mib: int) -> dict[str, Any]:
             out = ocean_ext.compute(bad, xp.sum(s), xp.sum(x))
         bad, total, total_in = int(out[0]), float(out[1]), float(out[2])
     else:
-        import dask
         import dask.array as da
         import numpy as np
 

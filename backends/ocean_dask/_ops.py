@@ -20,8 +20,8 @@ How entries are built:
 - Functions of whole matrices (``linalg``) and of whole axes (``fft``) run the
   CPU entry on chunks that hold each matrix / each transformed axis entire
   (``dask.array.apply_gufunc``); batch dimensions stay chunked.
-- ``sort``, ``argsort`` and ``unique_*`` are in :mod:`._sort` (merge-split
-  between neighbouring chunks: no chunk grows beyond two chunks' worth).
+- ``sort``, ``argsort`` and ``unique_*`` are in :mod:`._sort` (a sample sort
+  with exact splits: no task holds much more than one chunk).
 """
 
 from __future__ import annotations
@@ -594,9 +594,9 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     if 0 in pos.shape:
         return arr
     vals = da.broadcast_to(da.asarray(value).astype(arr.dtype), pos.shape)
-    rec = _sort._sorted_records(pos.reshape(-1), 0, payload=vals.reshape(-1))
-    where_pos = _sort._field(rec, "k", np.dtype(np.int64))
-    where_val = _sort._field(rec, "v", arr.dtype)
+    where_pos, where_val = _sort.sorted_along(
+        pos.reshape(-1), 0, payload=vals.reshape(-1), where="__setitem__()"
+    )
     flat = grid.reshape(-1)
     j = da.searchsorted(where_pos, flat, side="right") - 1
     jc = da.maximum(j, 0)
@@ -1406,7 +1406,7 @@ def build_ops() -> dict[str, Callable[..., Any]]:
             "count_nonzero": _count_nonzero,
             "nonzero": _nonzero,
             "searchsorted": _searchsorted,
-            # set and sorting: merge-split between neighbouring chunks
+            # set and sorting: a sample sort over the chunks
             "isin": _isin,
             "unique_all": _sort.unique_all,
             "unique_counts": _sort.unique_counts,

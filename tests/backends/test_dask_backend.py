@@ -12,8 +12,10 @@ slower command; see docs/dev/testing.md):
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -25,6 +27,8 @@ from hypothesis.extra import numpy as hnp
 # default CI install has it through the `test` extra, minimal installs skip.
 da = pytest.importorskip("dask.array", reason="dask is not installed (.[dask])")
 dask = pytest.importorskip("dask")
+
+from ocean_dask import _sort as dask_sort  # noqa: E402
 
 import ocean_array_api as xp  # noqa: E402
 import ocean_ext  # noqa: E402
@@ -226,32 +230,278 @@ def test_operations_after_a_mask_stay_lazy_and_correct(runs):
 
 
 # --- sorting and unique over many chunks --------------------------------------
+def _size(obj):
+    """Elements in the NumPy arrays of a task's result (tuples, lists, nested)."""
+    if isinstance(obj, np.ndarray):
+        return obj.size
+    if isinstance(obj, (tuple, list)):
+        return sum(_size(o) for o in obj)
+    return 0
+
+
 class MaxBlock(dask.callbacks.Callback):
-    """The largest NumPy array any task produced (elements)."""
+    """The largest NumPy data any task produced, and the largest it was given
+    (its dependencies' results together), in elements."""
 
     def __init__(self):
         super().__init__()
         self.largest = 0
+        self.largest_input = 0
+
+    def _pretask(self, key, dsk, state):
+        name = key[0] if isinstance(key, tuple) else key
+        if str(name).startswith("finalize"):
+            return  # compute()'s own last task, which assembles the result
+        deps = state["dependencies"].get(key, ())
+        held = sum(_size(state["cache"].get(d)) for d in deps)
+        self.largest_input = max(self.largest_input, held)
 
     def _posttask(self, key, result, dsk, state, worker_id):
         name = key[0] if isinstance(key, tuple) else key
         if str(name).startswith("finalize"):
-            return  # compute()'s own last task, which assembles the result
-        parts = result if isinstance(result, tuple) else (result,)
-        size = sum(r.size for r in parts if isinstance(r, np.ndarray))
-        self.largest = max(self.largest, size)
+            return
+        self.largest = max(self.largest, _size(result))
 
 
 def test_sort_of_many_chunks_never_gathers_them():
     rng = np.random.default_rng(0)
-    a = rng.integers(0, 50, size=1000).astype(np.float64)
+    a = rng.integers(0, 50, size=10000).astype(np.float64)
     a[[3, 500]] = np.nan
-    x = chunked(a, 100)
+    x = chunked(a, 1000)
     with MaxBlock() as seen:
         res = values(xp.sort(x))
     np.testing.assert_array_equal(res, np.sort(a))
-    assert seen.largest <= 200  # two chunks at most, never all ten
+    # a task makes or is given one chunk and some bookkeeping (samples, the
+    # values near the cuts: about P sqrt(2 n) = 1414 in all), never all ten
+    # chunks
+    assert seen.largest <= 2000
+    assert seen.largest_input <= 2000
     assert ocean_ext.to_dask(xp.sort(x)).numblocks == (10,)
+    assert ocean_ext.to_dask(xp.sort(x)).chunks == ((1000,) * 10,)
+
+
+def test_sort_of_many_chunks_builds_the_graph_without_running_it(runs):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((6, 300))
+    x = on_dask(a, chunks=(4, 40))
+    s = xp.sort(x, axis=1)
+    i = xp.argsort(x, axis=0, descending=True)
+    u = xp.unique_all(x)
+    assert runs["n"] == 0
+    assert s.shape == a.shape
+    assert i.shape == a.shape
+    out = ocean_ext.compute(s, i, *u)
+    assert runs["n"] == 1
+    np.testing.assert_array_equal(values(out[0]), np.sort(a, axis=1))
+    np.testing.assert_array_equal(values(out[1]), _stable_sort(a, 0, True)[1])
+    np.testing.assert_array_equal(values(out[2]), np.unique(a))
+
+
+def _stable_sort(a, axis, descending):
+    """NumPy's stable sort and argsort, descending as the standard says
+    (equal elements keep their order): the reversed input sorted, reversed."""
+    n = a.shape[axis]
+    src = np.flip(a, axis) if descending else a
+    order = np.argsort(src, axis=axis, kind="stable")
+    srt = np.take_along_axis(src, order, axis=axis)
+    if descending:
+        return np.flip(srt, axis), np.flip(n - 1 - order, axis)
+    return srt, order
+
+
+def _bits(a):
+    """The bits of each element (floats compared bit for bit)."""
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.kind == "f" else a
+
+
+# bit patterns of float64 that sort equal but differ: signed zeros, NaNs with
+# payloads and signs; and a few others
+_SPECIAL_BITS = [
+    0,
+    1 << 63,
+    0x3FF0000000000000,  # 1.0
+    0xBFF0000000000000,  # -1.0
+    0x7FF0000000000000,  # inf
+    0xFFF0000000000000,  # -inf
+    0x7FF8000000000000,
+    0x7FF8000000000001,
+    0x7FF0000000000003,  # a signalling NaN
+    0xFFF8000000000002,
+]
+
+
+@st.composite
+def _sort_inputs(draw):
+    """A NumPy array with many ties (or none), an axis and chunks along each
+    axis: many small chunks, sizes of one, uneven sizes."""
+    dtype = draw(st.sampled_from(["float64", "float32", "int8", "int64", "uint16"]))
+    ndim = draw(st.integers(1, 2))
+    n = draw(st.integers(0, 400) if ndim == 1 else st.integers(0, 120))
+    shape = (n,) if ndim == 1 else (draw(st.integers(0, 4)), n)
+    if ndim == 2 and draw(st.booleans()):
+        shape = shape[::-1]
+    size = math.prod(shape)
+    kind = draw(st.sampled_from(["few", "special", "any"]))
+    if kind == "few":
+        a = np.asarray(draw(st.lists(st.integers(0, 3), min_size=size, max_size=size)))
+        a = a.astype(dtype).reshape(shape)
+    elif kind == "special" and dtype == "float64":
+        bits = draw(
+            st.lists(st.sampled_from(_SPECIAL_BITS), min_size=size, max_size=size)
+        )
+        a = np.asarray(bits, dtype=np.uint64).view(np.float64).reshape(shape)
+    else:
+        a = draw(hnp.arrays(np.dtype(dtype), shape))
+    order = draw(st.sampled_from(["as drawn", "sorted", "reversed"]))
+    if order != "as drawn" and a.ndim == 1:
+        a = np.sort(a, kind="stable")
+        if order == "reversed":
+            a = a[::-1].copy()
+    axis = draw(st.integers(0, a.ndim - 1))
+    chunks = tuple(draw(_chunk_sizes(s)) for s in a.shape)
+    return a, axis, chunks
+
+
+@st.composite
+def _chunk_sizes(draw, n):
+    if n == 0:
+        return (0,)
+    if draw(st.booleans()):  # regular chunks, up to 30
+        size = draw(st.integers(max(1, -(-n // 30)), max(1, n // 2)))
+        return tuple(min(size, n - s) for s in range(0, n, size))
+    cuts = draw(st.sets(st.integers(1, n - 1), max_size=30)) if n > 1 else set()
+    edges = [0, *sorted(cuts), n]
+    return tuple(np.diff(edges).tolist())
+
+
+def _groups_of(every_chunk):
+    """Chunks along the sorted axis are grouped up to a least size (so that
+    there are not too many tiny ones); ``every_chunk``: none are, so that small
+    arrays take the sample sort's many-chunk path too."""
+    if not every_chunk:
+        return contextlib.nullcontext()
+    return mock.patch.object(dask_sort, "_least_group", return_value=1)
+
+
+@given(inputs=_sort_inputs(), descending=st.booleans(), every_chunk=st.booleans())
+def test_sort_and_argsort_over_chunks_match_numpys_stable_sort(
+    inputs, descending, every_chunk
+):
+    a, axis, chunks = inputs
+    x = on_dask(a, chunks=chunks)
+    want, want_idx = _stable_sort(a, axis, descending)
+    with _groups_of(every_chunk):
+        s = xp.sort(x, axis=axis, descending=descending)
+        i = xp.argsort(x, axis=axis, descending=descending)
+    assert s.shape == a.shape
+    assert i.shape == a.shape
+    assert ocean_ext.to_dask(s).chunks == ocean_ext.to_dask(x).chunks
+    got, got_idx = ocean_ext.compute(s, i)
+    got = values(got)
+    assert got.dtype == a.dtype
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    np.testing.assert_array_equal(values(got_idx), want_idx)
+
+
+@given(inputs=_sort_inputs(), every_chunk=st.booleans())
+def test_unique_over_chunks_match_numpy(inputs, every_chunk):
+    a, _, chunks = inputs
+    x = on_dask(a, chunks=chunks)
+    flat = a.reshape(-1)
+    with _groups_of(every_chunk):
+        u = xp.unique_all(x)
+    vals, idx, inv, counts = (values(v) for v in ocean_ext.compute(*u))
+    want_vals, want_idx, want_inv, want_counts = np.unique(
+        flat,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        equal_nan=False,
+    )
+    np.testing.assert_array_equal(vals, want_vals)
+    np.testing.assert_array_equal(idx, want_idx)
+    np.testing.assert_array_equal(counts, want_counts)
+    np.testing.assert_array_equal(inv, want_inv.reshape(a.shape))
+    # each unique value is the first of its group, bit for bit
+    np.testing.assert_array_equal(_bits(vals), _bits(flat[idx]))
+
+
+def _skewed(kind, n):
+    rng = np.random.default_rng(n)
+    if kind == "all equal":
+        return np.full(n, 7.0)
+    if kind == "sorted":
+        return np.arange(n, dtype=np.float64)
+    if kind == "reversed":
+        return np.arange(n, 0, -1).astype(np.float64)
+    if kind == "mostly NaN":
+        a = rng.standard_normal(n)
+        a[rng.random(n) < 0.9] = np.nan
+        return a
+    if kind == "two values":
+        return rng.integers(0, 2, n).astype(np.float64)
+    if kind == "signed zeros":
+        return np.where(rng.random(n) < 0.5, -0.0, 0.0)
+    return rng.standard_normal(n)  # "random"
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "all equal",
+        "sorted",
+        "reversed",
+        "mostly NaN",
+        "two values",
+        "signed zeros",
+        "random",
+    ],
+)
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        (1000,) * 20,  # regular, sampled every few elements
+        (7, 9000, 3, 10990),  # uneven
+        (5000, 15000),  # two
+        (20000,),  # one chunk
+    ],
+)
+def test_sort_of_skewed_data_is_stable_and_balanced(kind, chunks):
+    a = _skewed(kind, 20000)
+    x = chunked(a, (chunks,))
+    with MaxBlock() as seen:
+        got, got_idx = ocean_ext.compute(xp.sort(x), xp.argsort(x, descending=True))
+    want, _ = _stable_sort(a, 0, False)
+    _, want_idx = _stable_sort(a, 0, True)
+    np.testing.assert_array_equal(_bits(values(got)), _bits(want))
+    np.testing.assert_array_equal(values(got_idx), want_idx)
+    # whatever the data, no task is given more than the largest chunk's values
+    # and positions, or the bookkeeping (samples, values near the cuts), which
+    # is bounded by 2 P sqrt(2 n) whatever the data
+    p = len(chunks)
+    if p > 1:
+        assert seen.largest_input <= 2 * max(chunks) + 2 * p * math.isqrt(2 * a.size)
+    assert ocean_ext.to_dask(xp.sort(x)).chunks == ocean_ext.to_dask(x).chunks
+
+
+def test_sort_of_many_chunks_of_one_element_and_of_empty_rows():
+    a = np.array([3.0, -0.0, np.nan, 0.0, 1.0, 3.0, -np.inf])
+    x = on_dask(a, chunks=1)
+    np.testing.assert_array_equal(
+        _bits(values(xp.sort(x))), _bits(_stable_sort(a, 0, False)[0])
+    )
+    np.testing.assert_array_equal(values(xp.argsort(x)), _stable_sort(a, 0, False)[1])
+    b = np.array([2.0, np.nan, -1.0, 0.0, -0.0, 2.0, 5.0, 1.0, np.nan, -0.0, 2.0, 1.0])
+    y = on_dask(b, chunks=((3, 0, 4, 0, 5),))  # empty chunks among others
+    got, got_idx = ocean_ext.compute(xp.sort(y), xp.argsort(y))
+    np.testing.assert_array_equal(
+        _bits(values(got)), _bits(_stable_sort(b, 0, False)[0])
+    )
+    np.testing.assert_array_equal(values(got_idx), _stable_sort(b, 0, False)[1])
+    assert ocean_ext.to_dask(got).chunks == ((3, 0, 4, 0, 5),)
+    empty = on_dask(np.zeros((0, 12)), chunks=(1, 3))
+    assert values(xp.sort(empty, axis=1)).shape == (0, 12)
+    assert values(xp.argsort(empty, axis=1)).shape == (0, 12)
 
 
 @pytest.mark.parametrize("chunks", [5, 64, 333])
@@ -274,7 +524,7 @@ def test_argsort_is_stable_over_chunks(chunks, descending):
 def test_sort_keeps_floats_ties_to_the_bit(chunks, descending):
     # Signed zeros and NaNs with payloads and signs, each in input order (the
     # stable order), in one chunk along the axis (the CPU table's fast sort
-    # with its fix-up) and over many (the merge network); as on the CPU.
+    # with its fix-up) and over many (the sample sort); as on the CPU.
     rng = np.random.default_rng(chunks[1])
     bits = np.array(
         [0, 1 << 63, 0x3FF0000000000000, 0xBFF0000000000000]
@@ -286,10 +536,7 @@ def test_sort_keeps_floats_ties_to_the_bit(chunks, descending):
     x = on_dask(a, chunks=chunks)
     got = values(xp.sort(x, axis=1, descending=descending))
     want = np.asarray(xp.sort(xp.asarray(a, device=CPU), axis=1, descending=descending))
-    order = np.argsort(a[:, ::-1] if descending else a, axis=1, kind="stable")
-    stable = np.take_along_axis(a[:, ::-1] if descending else a, order, axis=1)
-    if descending:
-        stable = stable[:, ::-1]
+    stable, _ = _stable_sort(a, 1, descending)
     np.testing.assert_array_equal(want.view(np.uint64), stable.view(np.uint64))
     np.testing.assert_array_equal(got.view(np.uint64), stable.view(np.uint64))
 
@@ -303,9 +550,9 @@ def test_sort_along_the_first_axis_of_a_chunked_matrix():
 
 def test_unique_functions_over_many_chunks():
     rng = np.random.default_rng(2)
-    a = rng.integers(0, 20, size=(30, 20)).astype(np.float64)
+    a = rng.integers(0, 20, size=(60, 40)).astype(np.float64)
     a[0, 0] = a[5, 5] = np.nan  # NaNs are distinct values
-    x = chunked(a, (7, 6))
+    x = chunked(a, (14, 12))
     with MaxBlock() as seen:
         ua = xp.unique_all(x)
         vals, idx, inv, counts = ocean_ext.compute(*ua)
@@ -322,7 +569,9 @@ def test_unique_functions_over_many_chunks():
     np.testing.assert_array_equal(values(counts), want_counts)
     np.testing.assert_array_equal(values(inv), want_inv.reshape(a.shape))
     assert np.isnan(values(vals)).sum() == 2
-    assert seen.largest < a.size  # no task saw the whole array
+    # no task saw the whole array (the flat array has 24 chunks)
+    assert seen.largest < a.size // 2
+    assert seen.largest_input < a.size // 2
     uc = xp.unique_counts(x)
     np.testing.assert_array_equal(values(uc.counts), want_counts)
     np.testing.assert_array_equal(values(xp.unique_values(x)), want_vals)
