@@ -269,7 +269,8 @@ def compute(*arrays: Array) -> tuple[Array, ...]:
     this process (dask's ``compute``): reduce large arrays first, or keep them
     lazy and write them out with ``to_dask(x).to_zarr(...)``; on a device
     ``dask:cuda:<i>`` they stay on that GPU.  Arrays on eager devices are
-    returned as they are.  (Arrays on several GPUs take one run per GPU.)
+    returned as they are.  (Arrays of several chunk kinds take one run per
+    kind: NumPy chunks, and each GPU's CuPy chunks.)
 
     Parameters
     ----------

@@ -62,37 +62,41 @@ def compute(*natives: Any) -> tuple[Any, ...]:
     arrays for NumPy chunks, CuPy arrays on their GPU for CuPy chunks.
 
     One run of the scheduler (dask's default: threads, or the active
-    ``distributed.Client``), or one per GPU when handles of several GPUs are
-    given (NumPy-chunk handles then run with the first GPU's).  With a GPU,
-    the run has its device current in the calling thread, and dask's default
-    threaded scheduler gets a pool whose threads have it current too.
+    ``distributed.Client``) per chunk kind among them: NumPy chunks, and each
+    GPU.  (Graphs of different kinds never share a run: dask names some tasks
+    without their chunk type, ``arange`` for one, so equal names could stand
+    for chunks of different kinds.)  A GPU's run has its device current in
+    the calling thread, and dask's default threaded scheduler then gets a
+    pool whose threads have it current too.
     """
     import dask
     import numpy as np
 
-    gpus = sorted({n.gpu for n in natives if n.gpu is not None})
-    if not gpus:
+    groups: dict[int | None, list[int]] = {}
+    for i, n in enumerate(natives):
+        groups.setdefault(n.gpu, []).append(i)
+    if len(groups) == 1 and None in groups:
         results = dask.compute(*[n.arr for n in natives])
         # a 0-d dask array computes to a NumPy scalar: native results are arrays
         return tuple(np.asarray(r) for r in results)
     from . import _chunks
 
     out: list[Any] = [None] * len(natives)
-    for k, index in enumerate(gpus):
-        chosen = [
-            i
-            for i, n in enumerate(natives)
-            if n.gpu == index or (k == 0 and n.gpu is None)
-        ]
-        g = _chunks.gpu(index)
+    for index, chosen in groups.items():
         arrays = [natives[i].arr for i in chosen]
+        if index is None:
+            results = dask.compute(*arrays)
+            for i, r in zip(chosen, results, strict=True):
+                out[i] = np.asarray(r)
+            continue
+        g = _chunks.gpu(index)
         kwargs: dict[str, Any] = {}
         if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
             kwargs["scheduler"] = g.executor()
         with g.device():
             results = dask.compute(*arrays, **kwargs)
             for i, r in zip(chosen, results, strict=True):
-                out[i] = np.asarray(r) if natives[i].gpu is None else g.xp.asarray(r)
+                out[i] = g.xp.asarray(r)
     return tuple(out)
 
 
@@ -361,36 +365,37 @@ class DaskBackend:
         return from_numpy(np.array(host, copy=True))
 
     def transfer(self, native: Any, index: int, *, stream: Any = None) -> LazyArray:
-        """The handle's graph with its chunks moved to device ``index``'s
-        kind, lazily, chunk by chunk (nothing to copy between handles of the
-        same kind: graphs are values)."""
+        """The handle's values on device ``index`` of this kind.
+
+        Between handles of the same chunk kind nothing is copied (graphs are
+        values).  NumPy chunks go to a GPU lazily: each chunk is copied there
+        when the graph runs.  CuPy chunks leave their GPU by running their
+        graph there (a task on CuPy chunks needs its GPU current, which a run
+        on another device does not have) and copying the values, GPU to GPU
+        or to host memory.
+        """
         gpu = index - 1 if index else None
         if gpu == native.gpu:
             return LazyArray(native.arr, gpu)
-        import numpy as np
-
         from . import _chunks
 
         arr = native.arr
         cuda = _cuda()
-        if gpu is None:  # CuPy chunks -> NumPy chunks
-            meta = np.empty((0,) * arr.ndim, dtype=arr.dtype)
-            moved = arr.map_blocks(cuda.to_host, dtype=arr.dtype, meta=meta)
-        elif native.gpu is None:  # NumPy chunks -> CuPy chunks on `gpu`
+        if native.gpu is None:  # NumPy chunks -> CuPy chunks on `gpu`, lazily
+            g = _chunks.gpu(gpu)
             moved = arr.map_blocks(
                 cuda.from_host,
                 gpu,
                 dtype=arr.dtype,
-                meta=_chunks.gpu(gpu).meta(arr.ndim, arr.dtype),
+                meta=g.meta(arr.ndim, arr.dtype),
+                name=f"to-cuda{gpu}-{arr.name}",
             )
-        else:  # CuPy chunks on another GPU -> `gpu`
-            moved = arr.map_blocks(
-                cuda.transfer,
-                gpu,
-                dtype=arr.dtype,
-                meta=_chunks.gpu(gpu).meta(arr.ndim, arr.dtype),
-            )
-        return LazyArray(moved, gpu)
+            return LazyArray(moved, gpu)
+        value = compute(native)[0]
+        like = LazyArray(native.arr, gpu)  # the chunks to keep, on `gpu`
+        if gpu is None:  # to host memory: NumPy chunks
+            return rewrap(cuda.to_host(value, stream=stream), like)
+        return rewrap(cuda.transfer(value, gpu, stream=stream), like)  # GPU to GPU
 
     def move_to(
         self, native: Any, index: int, device: Any, *, stream: Any = None

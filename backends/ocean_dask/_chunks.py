@@ -202,16 +202,51 @@ def kernels() -> Any:
     return CudaKernels(g.cuda)
 
 
-def meta_kw(ndim: int, dtype: Any) -> dict[str, Any]:
-    """``meta=`` for dask's creation functions: {} for NumPy chunks."""
+def creation_kw(
+    kind: str, shape: Any, dtype: Any, chunks: Any, *token: Any
+) -> dict[str, Any]:
+    """``meta=`` and ``name=`` for dask's creation functions (``zeros``,
+    ``full``, ...): {} for NumPy chunks.
+
+    The name says the GPU: dask names created chunks by their parameters
+    only, so a NumPy graph and a CuPy one moved into it (``to_device``) would
+    otherwise have tasks of the same name and different chunk types.
+    """
     g = _current.get()
-    return {} if g is None else {"meta": g.meta(ndim, dtype)}
+    if g is None:
+        return {}
+    from dask.base import tokenize
+
+    token_ = tokenize(shape, str(np.dtype(dtype)), chunks, *token)
+    name = f"{kind}-cuda{g.index}-{token_}"
+    return {"meta": g.meta(len(shape), dtype), "name": name}
 
 
-def like_kw() -> dict[str, Any]:
-    """``like=`` for ``dask.array.arange``: {} for NumPy chunks."""
+def arange(start: int, stop: int, *, chunks: Any = "auto", dtype: Any) -> Any:
+    """``dask.array.arange(start, stop)`` in chunks of the current kind.
+
+    Note: dask's own ``arange(like=...)`` names its tasks without the chunk
+    type (see :func:`creation_kw`); on a GPU each chunk is made there by
+    CuPy's ``arange``, under a name that says the GPU.
+    """
     g = _current.get()
-    return {} if g is None else {"like": g.meta(1, np.float64)}
+    if g is None:
+        return da.arange(start, stop, chunks=chunks, dtype=dtype)
+    from dask.base import tokenize
+
+    dtype = np.dtype(dtype)
+    n = max(stop - start, 0)
+    chunks = da.core.normalize_chunks(chunks, (n,), dtype=dtype)
+    name = f"arange-cuda{g.index}-{tokenize(start, stop, chunks, str(dtype))}"
+    xp = g.xp
+
+    def block(block_info: Any = None) -> Any:
+        lo, hi = block_info[None]["array-location"][0]
+        return xp.arange(start + lo, start + hi, dtype=dtype)
+
+    return da.map_blocks(
+        block, chunks=chunks, dtype=dtype, meta=g.meta(1, dtype), name=name
+    )
 
 
 def asarray(value: Any, dtype: Any = None) -> Any:

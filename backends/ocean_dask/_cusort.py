@@ -128,6 +128,12 @@ class _Kernels:
         )
 
 
+def _zeros(shape: tuple[int, ...], dtype: Any) -> Any:
+    """Zeros of a small shape, in one chunk of the current GPU's."""
+    kw = _chunks.creation_kw("zeros", shape, dtype, shape)
+    return da.zeros(shape, dtype=dtype, chunks=shape, **kw)
+
+
 def _largest(dtype: np.dtype) -> Any:
     """A key no other sorts after (ties then go by position)."""
     if dtype.kind == "f":
@@ -142,7 +148,7 @@ def _largest(dtype: np.dtype) -> Any:
 def _positions(x: Any) -> Any:
     """Positions along the last axis, broadcast to ``x`` (same chunks)."""
     n = x.shape[-1]
-    pos = da.arange(n, chunks=(x.chunks[-1],), dtype=_INDEX, **_chunks.like_kw())
+    pos = _chunks.arange(0, n, chunks=(x.chunks[-1],), dtype=_INDEX)
     return da.broadcast_to(pos, x.shape, chunks=x.chunks)
 
 
@@ -161,22 +167,17 @@ def _network_sort(fields: list[Any]) -> list[Any]:
         # fill the last chunk up with elements that sort after all others
         shape = (*fields[0].shape[:-1], c - sizes[-1])
         chunks = (*fields[0].chunks[:-1], (shape[-1],))
+        key = fields[0].dtype
         pad = [
             da.full(
                 shape,
-                _largest(fields[0].dtype),
-                dtype=fields[0].dtype,
+                _largest(key),
+                dtype=key,
                 chunks=chunks,
-                **_chunks.meta_kw(len(shape), fields[0].dtype),
+                **_chunks.creation_kw("sort-fill", shape, key, chunks),
             ),
             da.broadcast_to(
-                da.arange(
-                    n,
-                    n + shape[-1],
-                    dtype=_INDEX,
-                    chunks=(shape[-1],),
-                    **_chunks.like_kw(),
-                ),
+                _chunks.arange(n, n + shape[-1], chunks=(shape[-1],), dtype=_INDEX),
                 shape,
                 chunks=chunks,
             ),
@@ -186,7 +187,7 @@ def _network_sort(fields: list[Any]) -> list[Any]:
                 shape,
                 dtype=f.dtype,
                 chunks=chunks,
-                **_chunks.meta_kw(len(shape), f.dtype),
+                **_chunks.creation_kw("zeros", shape, f.dtype, chunks),
             )
             for f in fields[2:]
         ]
@@ -280,7 +281,7 @@ def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
 def argsort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
     g = _chunks.current()
     if x.ndim == 0:
-        return da.zeros((), dtype=_INDEX, **_chunks.meta_kw(0, _INDEX))
+        return _zeros((), _INDEX)
     if x.numblocks[axis] == 1:
         func = g.kernel("argsort")  # type: ignore[union-attr]
         return x.map_blocks(
@@ -367,9 +368,7 @@ class _Groups:
         self.shape = x.shape
         self.n = n = flat.shape[0]
         self.values, self.perm = sort_pairs(flat)
-        self.pos = da.arange(
-            n, chunks=self.values.chunks, dtype=_INDEX, **_chunks.like_kw()
-        )
+        self.pos = _chunks.arange(0, n, chunks=self.values.chunks, dtype=_INDEX)
         if n:
             prev = da.concatenate([self.values[:1], self.values[:-1]]).rechunk(
                 self.values.chunks
@@ -377,7 +376,7 @@ class _Groups:
             # NaN != NaN: each NaN starts a group of its own
             self.starts = (self.values != prev) | (self.pos == 0)
         else:
-            self.starts = da.zeros((0,), dtype=bool, **_chunks.meta_kw(1, bool))
+            self.starts = _zeros((0,), bool)
 
     def unique(self) -> Any:
         return self.values[self.starts]
@@ -389,7 +388,7 @@ class _Groups:
         n = self.n
         meta = self.g.meta(1, _INDEX)  # type: ignore[union-attr]
         if n == 0:
-            return da.zeros((0,), dtype=_INDEX, meta=meta)
+            return _zeros((0,), _INDEX)
         starts = da.where(self.starts, self.pos, n)
         p = starts.numblocks[0]
         first = starts.map_blocks(
@@ -412,9 +411,7 @@ class _Groups:
 
     def inverse(self) -> Any:
         if self.n == 0:
-            return da.zeros(
-                self.shape, dtype=_INDEX, **_chunks.meta_kw(len(self.shape), _INDEX)
-            )
+            return _zeros(self.shape, _INDEX)
         gid = da.cumsum(self.starts.astype(_INDEX)) - 1
         # scatter gid[k] to position perm[k]: sort the pairs by position
         _, _, back = sort_pairs(self.perm, gid)

@@ -172,27 +172,32 @@ def _where(cond: Any, x1: Any, x2: Any) -> Any:
 
 
 # --- creation ---------------------------------------------------------------
-# (``_chunks.meta_kw``: {} for NumPy chunks, a CuPy ``meta`` on a GPU)
+# (``_chunks.creation_kw``: {} for NumPy chunks, CuPy ``meta`` and a name
+# saying the GPU for CuPy chunks)
 def _zeros(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    kw = _chunks.meta_kw(len(shape), dtype)
-    return da.zeros(shape, dtype=dtype, chunks=_chunks_for(shape), **kw)
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("zeros", shape, dtype, chunks)
+    return da.zeros(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _ones(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    kw = _chunks.meta_kw(len(shape), dtype)
-    return da.ones(shape, dtype=dtype, chunks=_chunks_for(shape), **kw)
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("ones", shape, dtype, chunks)
+    return da.ones(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _empty(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
     # Note: dask's empty chunks are uninitialised memory, as the standard allows.
-    kw = _chunks.meta_kw(len(shape), dtype)
-    return da.empty(shape, dtype=dtype, chunks=_chunks_for(shape), **kw)
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("empty", shape, dtype, chunks)
+    return da.empty(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
     value = np.asarray(fill, dtype=dtype)[()]
-    kw = _chunks.meta_kw(len(shape), dtype)
-    return da.full(shape, value, dtype=dtype, chunks=_chunks_for(shape), **kw)
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("full", shape, dtype, chunks, value.tobytes())
+    return da.full(shape, value, dtype=dtype, chunks=chunks, **kw)
 
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
@@ -209,18 +214,15 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
             return (start + i.astype(np.float64) * step).astype(dtype)
         return (start + i * step).astype(dtype)
 
-    return elemwise(
-        block, da.arange(n, dtype=np.int64, **_chunks.like_kw()), dtype=dtype
-    )
+    return elemwise(block, _chunks.arange(0, n, dtype=np.int64), dtype=dtype)
 
 
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
     # Note: dask's eye fails for some non-square shapes; the diagonal is
     # where column - row == k, over chunks chosen for the 2-D shape.
     rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
-    like = _chunks.like_kw()
-    rows = da.arange(n, chunks=(rc,), dtype=np.int64, **like)[:, None]
-    cols = da.arange(m, chunks=(cc,), dtype=np.int64, **like)[None, :]
+    rows = _chunks.arange(0, n, chunks=(rc,), dtype=np.int64)[:, None]
+    cols = _chunks.arange(0, m, chunks=(cc,), dtype=np.int64)[None, :]
     return (cols - rows == k).astype(dtype)
 
 
@@ -235,7 +237,7 @@ def _linspace(
         if _chunks.current() is not None:  # [start] or []: filled on the GPU
             return _full(index, (num,), start if num else 0, dtype)
         return from_numpy(cpu()).arr
-    idx = da.arange(num, dtype=np.int64, **_chunks.like_kw())
+    idx = _chunks.arange(0, num, dtype=np.int64)
     div = (num - 1) if endpoint else num
     step = (stop - start) / div
     xpm = _chunks.module()
@@ -252,9 +254,8 @@ def _linspace(
 def _tri(lower: bool) -> Callable[..., Any]:
     def tri(x: Any, k: int) -> Any:
         m, n = x.shape[-2], x.shape[-1]
-        like = _chunks.like_kw()
-        rows = da.arange(m, chunks=x.chunks[-2], **like)[:, None]
-        cols = da.arange(n, chunks=x.chunks[-1], **like)[None, :]
+        rows = _chunks.arange(0, m, chunks=x.chunks[-2], dtype=np.int64)[:, None]
+        cols = _chunks.arange(0, n, chunks=x.chunks[-1], dtype=np.int64)[None, :]
         keep = (cols - rows <= k) if lower else (cols - rows >= k)
         return da.where(keep, x, x.dtype.type(0))
 
@@ -641,7 +642,7 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     with ``searchsorted``.
     """
     n = math.prod(arr.shape)
-    grid = da.arange(n, dtype=np.int64, **_chunks.like_kw())
+    grid = _chunks.arange(0, n, dtype=np.int64)
     grid = grid.reshape(arr.shape, merge_chunks=True).rechunk(arr.chunks)
     pos = _getitem(grid, keys)
     if 0 in pos.shape:
@@ -881,12 +882,11 @@ def _nonzero(x: Any) -> Any:
         # Note: dask's nonzero indexes NumPy index grids with the chunks'
         # mask, which CuPy chunks cannot be; the grids are on the GPU here.
         nz = (x != 0).reshape(-1)
-        like = _chunks.like_kw()
         out = []
         for axis, n in enumerate(x.shape):
             shape = [1] * x.ndim
             shape[axis] = n
-            grid = da.arange(n, chunks=(x.chunks[axis],), dtype=np.int64, **like)
+            grid = _chunks.arange(0, n, chunks=(x.chunks[axis],), dtype=np.int64)
             grid = da.broadcast_to(grid.reshape(shape), x.shape, chunks=x.chunks)
             out.append(grid.reshape(-1)[nz])
         return tuple(out)
