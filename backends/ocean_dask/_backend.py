@@ -303,7 +303,7 @@ class DaskBackend:
             xp = _cuda().array_module()
             if isinstance(meta, xp.ndarray):
                 return 1 + int(meta.device.id)
-        return None
+        return 0 if isinstance(meta, np.ndarray) else None
 
     def array_module(self) -> Any:
         # ocean_ext.sparse runs NumPy-style index kernels eagerly; there is no

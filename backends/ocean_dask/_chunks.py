@@ -33,6 +33,7 @@ from typing import Any
 
 import dask.array as da
 import numpy as np
+from ocean_cpu import backend as _cpu
 
 from ._native import LazyArray
 
@@ -341,6 +342,4 @@ class CudaKernels:
 
 
 def _cpu_ops() -> dict[str, Any]:
-    from ocean_cpu import backend as cpu
-
-    return cpu.ops  # type: ignore[no-any-return]
+    return _cpu.ops  # type: ignore[no-any-return]

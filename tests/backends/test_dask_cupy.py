@@ -617,12 +617,13 @@ def test_from_dask_and_to_dask_share_the_cupy_graph(runs):
 
 
 def test_from_dask_refuses_other_chunk_types():
-    class Chunk(np.ndarray):
-        pass
-
-    d = da.from_array(np.ones(4).view(Chunk), chunks=2, asarray=False)
-    with pytest.raises(NotImplementedError, match="Chunk objects"):
+    sparse = pytest.importorskip("scipy.sparse", reason="needs SciPy for sparse chunks")
+    d = da.from_array(sparse.csr_matrix(np.eye(4)), chunks=2, asarray=False)
+    with pytest.raises(NotImplementedError, match="csr_matrix objects"):
         ocean_ext.from_dask(d)
+    # NumPy subclasses stay NumPy chunks, as before CuPy chunks came in
+    masked = da.from_array(np.ma.masked_array(np.ones(4)), chunks=2, asarray=False)
+    assert ocean_ext.from_dask(masked).device == DASK
 
 
 # --- laziness and scheduling ----------------------------------------------------------
