@@ -264,8 +264,10 @@ def asarray(value: Any, dtype: Any = None) -> Any:
 
 def from_device(arr: Any, chunks: Any = "auto") -> Any:
     """A dask array over CuPy array ``arr`` (referenced, not copied)."""
-    if chunks == "auto" and 0 in arr.shape:
-        chunks = arr.shape  # dask's automatic chunks divide by zero here
+    if chunks == "auto" and (0 in arr.shape or arr.dtype == object):
+        # dask's automatic chunks divide by zero for empty shapes, and cannot
+        # size object chunks (which the front end then reports as bad input)
+        chunks = arr.shape
     return da.from_array(arr, chunks=chunks, asarray=False, name=False)
 
 

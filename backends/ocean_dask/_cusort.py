@@ -264,11 +264,15 @@ def sort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
     if x.ndim == 0:
         return x.copy()
     if x.numblocks[axis] == 1:
-        # one chunk along the axis: the CUDA table's sort of each chunk
+        # One chunk along the axis: each chunk gathered in the order of the
+        # CUDA table's (stable) argsort, so that the values keep their bits
+        # as over several chunks: NaN payloads (the CUDA sort makes its NaNs
+        # canonical) and signed zeros in input order, as NumPy's stable sort.
         g = _chunks.current()
-        func = g.kernel("sort")  # type: ignore[union-attr]
+        func = g.kernel("argsort")  # type: ignore[union-attr]
+        xp = g.xp  # type: ignore[union-attr]
         return x.map_blocks(
-            lambda b: func(b, axis, descending, True),
+            lambda b: xp.take_along_axis(b, func(b, axis, descending, True), axis),
             dtype=x.dtype,
             meta=g.meta(x.ndim, x.dtype),  # type: ignore[union-attr]
         )

@@ -147,9 +147,10 @@ def _chunkwise(
 
 
 def _probe_dtype(probe: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """The dtype ``probe`` gives for NumPy samples of ``args``' dtypes."""
+    """The dtype ``probe`` gives for NumPy samples of ``args``' dtypes (ones:
+    no value outside a function's domain, such as a negative int exponent)."""
     vals = [
-        np.empty((1,) * max(1, a.ndim), dtype=a.dtype) if isinstance(a, _Array) else a
+        np.ones((1,) * max(1, a.ndim), dtype=a.dtype) if isinstance(a, _Array) else a
         for a in args
     ]
     with np.errstate(all="ignore"):
