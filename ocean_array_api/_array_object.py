@@ -198,9 +198,10 @@ class Array(_Base):  # type: ignore[misc]
         implicitly; move them with ``to_device("cpu")`` first.
         """
         backend = self._device._backend
-        if self._device._kind != "cpu" and not getattr(
-            backend, "host_accessible", False
-        ):
+        accessible = getattr(backend, "host_accessible", False)
+        if accessible.__class__ is not bool:  # per device: a method of the index
+            accessible = accessible(self._device._index)
+        if self._device._kind != "cpu" and not accessible:
             msg = (
                 f"__array__(): the array is on {self._device!r}; implicit conversion "
                 f"to a NumPy array is refused, use x.to_device('cpu') first"
@@ -474,6 +475,18 @@ def _transfer(data: Any, src: Device, dst: Device, stream: Any) -> Any:
     """
     if src._kind == dst._kind:
         return dst._backend.transfer(data, dst._index, stream=stream)
+    # A backend may move its data to, or take data from, another kind without
+    # passing through host memory (the dask backend's CuPy chunks and CUDA).
+    move = getattr(src._backend, "move_to", None)
+    if move is not None:
+        res = move(data, src._index, dst, stream=stream)
+        if res is not NotImplemented:
+            return res
+    move = getattr(dst._backend, "move_from", None)
+    if move is not None:
+        res = move(data, src, dst._index, stream=stream)
+        if res is not NotImplemented:
+            return res
     host = src._backend.to_host(src._backend.materialize(data), stream=stream)
     if not host.dtype.isnative and not dst._backend.supports_byteswap:
         # Byte-swapped data (CPU only) is swapped on the way to a device that

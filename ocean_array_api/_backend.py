@@ -82,6 +82,19 @@ class Backend(Protocol):
         whose own ``__dlpack__`` needs adapting (CuPy takes the stream as an
         int and refuses ``copy=True`` for device memory).  Without it,
         ``native.__dlpack__`` is called with the same keywords.
+    ``device_name(index)`` / ``device_index(name)``
+        The ``str`` of device ``index`` (default ``"kind:index"``), and the
+        index of the device written ``"kind:name"`` where ``name`` is not an
+        integer, or None (``parse_device`` asks it): the dask backend's
+        ``"dask"`` and ``"dask:cuda:0"``.
+    ``host_accessible``
+        True when computed data is host memory, so that ``numpy.asarray(x)``
+        computes instead of refusing; or a method taking the device index.
+    ``move_to(native, index, device, *, stream=None)`` / ``move_from(native, device, index, *, stream=None)``
+        A copy of ``native`` (on device ``index`` of this kind) on ``device``
+        of another kind, or a native array of this kind from ``native`` on
+        ``device`` of another kind, without a trip through host memory; or
+        ``NotImplemented``, and the front end goes through the host.
     """
 
     kind: str

@@ -184,7 +184,7 @@ def parse_device(spec: object, where: str) -> Device:
         try:
             index = int(idx) if idx else 0
         except ValueError:
-            index = -1
+            index = _named_index(kind, idx)
         if index < 0:
             msg = (
                 f"{where}: cannot read device {spec!r}; expected e.g. 'cpu' or 'cuda:0'"
@@ -196,6 +196,15 @@ def parse_device(spec: object, where: str) -> Device:
         f"string such as 'cpu' or 'cuda:0', got {spec!r} of type {type(spec).__name__}"
     )
     raise TypeError(msg)
+
+
+def _named_index(kind: str, name: str) -> int:
+    """The index of the device ``kind:name`` that its backend names itself
+    (the dask backend's ``"dask:cuda:0"``), or -1."""
+    backend = get_backend(kind) if kind else None
+    naming = getattr(backend, "device_index", None)
+    index = naming(name) if naming is not None else None
+    return -1 if index is None else index
 
 
 _env_default: Device | None = None

@@ -6,7 +6,8 @@ bridge to the rest of the dask world, and the one explicit way to run graphs:
 
 - :func:`from_dask` / :func:`to_dask`: wrap a ``dask.array.Array`` (from zarr,
   HDF5, ``.npy`` stacks, ``dask.array.from_array``, ...) as an array of this
-  namespace, and back, sharing the graph: no copy and no compute;
+  namespace, and back, sharing the graph: no copy and no compute (NumPy
+  chunks are on the device ``dask``, CuPy chunks on ``dask:cuda:<i>``);
 - :func:`rechunk`: choose the chunks (lazy);
 - :func:`compute`: run the graphs of several arrays in one scheduler run.
 
@@ -27,10 +28,17 @@ __all__ = ["compute", "from_dask", "rechunk", "to_dask"]
 _KIND = "dask"
 
 
-def _dask_device(where: str) -> Device:
+def _dask_device(where: str, index: int = 0) -> Device:
     try:
-        return Device(_KIND, 0)
+        return Device(_KIND, index)
     except ValueError:
+        if index:
+            msg = (
+                f"{where}: the chunks are CuPy arrays on a GPU for which there is "
+                f"no device dask:cuda:{index - 1} here (the CUDA backend does not "
+                f"see it)"
+            )
+            raise ValueError(msg) from None
         msg = (
             f"{where}: the 'dask' device is not available; install dask "
             f"(pip install 'ocean-array-api[dask]')"
@@ -77,14 +85,16 @@ def from_dask(darr: Any, /) -> Array:
     ----------
     darr : dask.array.Array
         A dask array with NumPy chunks of a standard dtype or ``float16``
-        (``ocean_ext.float16``).  A byte-swapped dtype (big-endian data on a
-        little-endian machine) is converted chunk by chunk to native order,
-        lazily.
+        (``ocean_ext.float16``), or with CuPy chunks (``meta`` a CuPy array)
+        on a GPU the CUDA backend sees.  A byte-swapped dtype (big-endian data
+        on a little-endian machine) is converted chunk by chunk to native
+        order, lazily.
 
     Returns
     -------
     Array
-        On the ``dask`` device.
+        On the ``dask`` device (NumPy chunks), or on ``dask:cuda:<i>`` (CuPy
+        chunks on CUDA device ``i``).
 
     Raises
     ------
@@ -92,7 +102,10 @@ def from_dask(darr: Any, /) -> Array:
         If ``darr`` is not a dask array, or its dtype has no dtype here
         (object, strings, structured).
     NotImplementedError
-        If its chunks are not NumPy arrays (CuPy or sparse chunks).
+        If its chunks are neither NumPy nor CuPy arrays (sparse chunks, or
+        CuPy chunks without the CUDA backend).
+    ValueError
+        If its CuPy chunks are on a GPU the CUDA backend does not see.
     ModuleNotFoundError
         If the ``dask`` device is unavailable.
 
@@ -116,12 +129,15 @@ def from_dask(darr: Any, /) -> Array:
         )
         raise TypeError(msg)
     import numpy as np
+    from ocean_dask import backend as dask_backend
 
-    meta = getattr(darr, "_meta", None)
-    if meta is not None and not isinstance(meta, np.ndarray):
+    index = dask_backend.chunk_device(darr)
+    if index is None:
+        meta = darr._meta
         msg = (
             f"{where}: the chunks of `darr` are {type(meta).__module__}."
-            f"{type(meta).__name__} objects; only NumPy chunks are supported"
+            f"{type(meta).__name__} objects; only NumPy chunks, and CuPy chunks "
+            f"where the CUDA backend has a GPU, are supported"
         )
         raise NotImplementedError(msg)
     native = np.dtype(darr.dtype)
@@ -137,10 +153,10 @@ def from_dask(darr: Any, /) -> Array:
             f"ocean_array_api (bool, integers, float16/32/64, complex64/128)"
         )
         raise TypeError(msg)
-    dev = _dask_device(where)
+    dev = _dask_device(where, index)
     from ocean_dask import LazyArray
 
-    return _wrap(LazyArray(darr), dt, dev)
+    return _wrap(LazyArray(darr, index - 1 if index else None), dt, dev)
 
 
 def to_dask(x: Array, /) -> Any:
@@ -148,11 +164,13 @@ def to_dask(x: Array, /) -> Any:
 
     No copy and no compute: the graph is shared, so anything dask offers
     (``to_zarr``, ``store``, ``map_overlap``, ``persist``, ...) applies.
+    On a device ``dask:cuda:<i>`` its chunks are CuPy arrays.
 
     Parameters
     ----------
     x : Array
-        An array on the ``dask`` device of a standard dtype or float16.
+        An array on the ``dask`` device (or ``dask:cuda:<i>``) of a standard
+        dtype or float16.
 
     Returns
     -------
@@ -239,7 +257,7 @@ def rechunk(x: Array, /, chunks: Any) -> Array:
     except (ValueError, TypeError, KeyError) as exc:
         msg = f"{where}: `chunks` {chunks!r} does not fit shape {x.shape}: {exc}"
         raise ValueError(msg) from None
-    return _wrap(LazyArray(arr), x._dtype, x._device)
+    return _wrap(LazyArray(arr, x._data.gpu), x._dtype, x._device)
 
 
 def compute(*arrays: Array) -> tuple[Array, ...]:
@@ -249,8 +267,10 @@ def compute(*arrays: Array) -> tuple[Array, ...]:
     work starts from the results instead of running the graphs again, and
     data-dependent sizes (``None``) become known.  The values come back to
     this process (dask's ``compute``): reduce large arrays first, or keep them
-    lazy and write them out with ``to_dask(x).to_zarr(...)``.  Arrays on
-    eager devices are returned as they are.
+    lazy and write them out with ``to_dask(x).to_zarr(...)``; on a device
+    ``dask:cuda:<i>`` they stay on that GPU.  Arrays on eager devices are
+    returned as they are.  (Arrays of several chunk kinds take one run per
+    kind: NumPy chunks, and each GPU's CuPy chunks.)
 
     Parameters
     ----------
@@ -288,13 +308,10 @@ def compute(*arrays: Array) -> tuple[Array, ...]:
     if not lazy:
         return tuple(out)
     from ocean_dask._backend import compute as _run
-    from ocean_dask._ops import from_numpy
+    from ocean_dask._backend import rewrap
 
     values = _run(*[arrays[i]._data for i in lazy])
-    for i, host in zip(lazy, values, strict=True):
+    for i, value in zip(lazy, values, strict=True):
         a = arrays[i]
-        chunks = a._data.arr.chunks
-        known = all(c == c for dim in chunks for c in dim)
-        native = from_numpy(host, chunks=chunks if known else "auto")
-        out[i] = _wrap(native, a._dtype, a._device)
+        out[i] = _wrap(rewrap(value, a._data), a._dtype, a._device)
     return tuple(out)

@@ -12,7 +12,9 @@
 - ``@pytest.mark.cuda``: needs a CUDA device, real or simulated (skipped with
   the reason otherwise); ``@pytest.mark.gpu``: needs real hardware and CuPy.
 - dask: the ``dask`` device (``backends/ocean_dask``, when dask is installed)
-  is tested by ``tests/backends/test_dask_backend.py`` in every run.  The
+  is tested by ``tests/backends/test_dask_backend.py`` in every run, its
+  CuPy-chunk devices ``dask:cuda:<i>`` by ``tests/backends/test_dask_cupy.py``
+  (on the simulated CuPy without a GPU).  The
   ``device`` fixture covers it too with ``OCEAN_TEST_DASK=1``, or when it is
   the default device (``OCEAN_ARRAY_API_DEFAULT_DEVICE=dask``, the separate,
   slower run of the whole suite on dask: see docs/dev/testing.md);
@@ -90,6 +92,16 @@ ALL_DEVICES = tuple(
 )
 CUDA_DEVICES = tuple(d for d in ALL_DEVICES if d.kind == "cuda")
 CPU0 = xp.__array_namespace_info__().default_device()
+if SIMULATED_CUDA and CPU0.kind == "dask" and CPU0.index > 0:
+    # the whole suite on a dask:cuda device with simulated CuPy chunks: dask
+    # must know their type as it knows CuPy's, and finds "cupy" by name in a
+    # few places (see simcupy.register_with_dask)
+    import sys
+
+    from . import simcupy
+
+    simcupy.register_with_dask()
+    sys.modules.setdefault("cupy", simcupy.xp)
 
 
 def _device_id(d: Any) -> str:

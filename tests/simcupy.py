@@ -257,6 +257,12 @@ class SimArray(np.ndarray):
         return _wrap(res)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        # CuPy answers a NumPy function with its own function of that name
+        # (np.sort(x) is cupy.sort(x)): the CuPy rules simulated below apply
+        # to callers that go through NumPy's functions too (dask's chunk code)
+        override = _overrides().get(func)
+        if override is not None:
+            return override(*args, **kwargs)
         return _call(func, args, kwargs)
 
     # DLPack: a CUDA device array (kDLCUDA = 2).  The capsule itself describes
@@ -860,3 +866,62 @@ _SimCupy.linalg = _SimLinalg("simcupy.linalg", np.linalg)  # type: ignore[attr-d
 
 xp = _SimCupy("simcupy", np)
 """The simulated ``cupy`` module."""
+
+_OVERRIDES: dict[Any, Any] = {}
+
+
+def _overrides() -> dict[Any, Any]:
+    """NumPy function -> this module's CuPy-rule version, for the functions
+    simulated above (``__array_function__`` answers NumPy's with them)."""
+    if not _OVERRIDES:
+        for name in ("sort", "argsort", "unique", "isin", "searchsorted", "take",
+                     "take_along_axis", "argmax", "argmin", "linspace"):  # fmt: skip
+            _OVERRIDES[getattr(np, name)] = getattr(_SimCupy, name)
+        for name in ("solve", "inv", "cholesky", "svd", "matrix_power"):
+            _OVERRIDES[getattr(np.linalg, name)] = getattr(xp.linalg, name)
+    return _OVERRIDES
+
+
+def register_with_dask() -> None:
+    """Register ``SimArray`` in dask's chunk-type dispatch tables, as dask
+    registers ``cupy.ndarray`` when it meets a CuPy chunk (``register_cupy``
+    in ``dask/array/backends.py``), so that dask arrays of simulated CuPy
+    chunks take the code paths they take on a GPU.  Idempotent.
+
+    Element counts (``numel``) are then device arrays, as with CuPy (dask's
+    NumPy version would make host arrays, which device arithmetic refuses).
+    Note: dask also imports ``cupy`` by name in a few places for types whose
+    name contains "cupy" (``dask.utils.is_cupy_type``, e.g. the blocks of
+    ``matmul``); a test that reaches those needs ``sys.modules["cupy"]``
+    pointing at :data:`xp` (``tests/backends/test_dask_cupy.py`` does that).
+    """
+    from dask.array import backends as dab
+    from dask.array.dispatch import (
+        concatenate_lookup,
+        einsum_lookup,
+        empty_lookup,
+        nannumel_lookup,
+        numel_lookup,
+        percentile_lookup,
+        take_lookup,
+        tensordot_lookup,
+        to_numpy_dispatch,
+    )
+
+    if SimArray in numel_lookup._lookup:
+        return
+    concatenate_lookup.register(SimArray, xp.concatenate)
+    take_lookup.register(SimArray, xp.take)
+    tensordot_lookup.register(SimArray, xp.tensordot)
+    percentile_lookup.register(SimArray, dab.percentile)
+    numel_lookup.register(SimArray, dab._numel_arraylike)
+    nannumel_lookup.register(SimArray, dab._nannumel)
+    empty_lookup.register(SimArray, xp.empty)
+    to_numpy_dispatch.register(SimArray, lambda data, **kw: xp.asnumpy(data, **kw))
+
+    def einsum(*args: Any, **kwargs: Any) -> Any:
+        kwargs.pop("casting", None)  # as dask's CuPy einsum: CuPy takes neither
+        kwargs.pop("order", None)
+        return xp.einsum(*args, **kwargs)
+
+    einsum_lookup.register(SimArray, einsum)

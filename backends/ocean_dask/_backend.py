@@ -5,6 +5,12 @@ dask is imported lazily, by the first call that needs it (``ops``, transfers,
 Without dask installed the backend reports no devices, quietly, as the CUDA
 backend does without CuPy.
 
+Devices: ``Device("dask", 0)`` (``"dask"``) holds NumPy chunks;
+``Device("dask", 1 + i)`` (``"dask:cuda:<i>"``) holds CuPy chunks on CUDA
+device ``i``, one per GPU the CUDA backend sees (``_chunks``).  Enumerating
+them asks the CUDA backend (which imports CuPy); making ``Device("dask")``
+does not.
+
 Every graph this backend runs goes through :func:`compute` (the one place
 that calls ``dask.compute``), so the tests can count scheduler runs.
 """
@@ -21,6 +27,14 @@ from ._native import LazyArray
 __all__ = ["DaskBackend", "backend", "compute"]
 
 _KDLCPU = 1
+_KDLCUDA = 2
+
+# Entries whose first argument is the device index (the CPU table's creation
+# entries): their chunk kind comes from it, not from an operand.
+CREATION = frozenset(
+    {"arange", "empty", "zeros", "ones", "full", "eye", "linspace",
+     "fft.fftfreq", "fft.rfftfreq"}
+)  # fmt: skip
 
 
 # Entries of the CPU table that the dask table leaves out: the flat-offset
@@ -44,22 +58,109 @@ def _dask_installed() -> bool:
 
 
 def compute(*natives: Any) -> tuple[Any, ...]:
-    """NumPy arrays holding the values of ``natives`` (LazyArray handles), in
-    one run of the scheduler (dask's default: threads, or the active
-    ``distributed.Client``)."""
+    """Arrays holding the values of ``natives`` (LazyArray handles): NumPy
+    arrays for NumPy chunks, CuPy arrays on their GPU for CuPy chunks.
+
+    One run of the scheduler (dask's default: threads, or the active
+    ``distributed.Client``) per chunk kind among them: NumPy chunks, and each
+    GPU.  (Graphs of different kinds never share a run: dask names some tasks
+    without their chunk type, ``arange`` for one, so equal names could stand
+    for chunks of different kinds.)  A GPU's run has its device current in
+    the calling thread, and dask's default threaded scheduler then gets a
+    pool whose threads have it current too.
+    """
     import dask
     import numpy as np
 
-    results = dask.compute(*[n.arr for n in natives])
-    # a 0-d dask array computes to a NumPy scalar: native results are arrays
-    return tuple(np.asarray(r) for r in results)
+    groups: dict[int | None, list[int]] = {}
+    for i, n in enumerate(natives):
+        groups.setdefault(n.gpu, []).append(i)
+    if len(groups) == 1 and None in groups:
+        results = dask.compute(*[n.arr for n in natives])
+        # a 0-d dask array computes to a NumPy scalar: native results are arrays
+        return tuple(np.asarray(r) for r in results)
+    from . import _chunks
+
+    out: list[Any] = [None] * len(natives)
+    for index, chosen in groups.items():
+        arrays = [natives[i].arr for i in chosen]
+        if index is None:
+            results = dask.compute(*arrays)
+            for i, r in zip(chosen, results, strict=True):
+                out[i] = np.asarray(r)
+            continue
+        g = _chunks.gpu(index)
+        kwargs: dict[str, Any] = {}
+        if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
+            kwargs["scheduler"] = g.executor()
+        with g.device():
+            results = dask.compute(*arrays, **kwargs)
+            for i, r in zip(chosen, results, strict=True):
+                out[i] = g.xp.asarray(r)
+    return tuple(out)
+
+
+def _gpu_of(args: tuple[Any, ...]) -> int | None:
+    """The GPU of the first handle among an entry's operands (the front end
+    has checked that they share one device), None for NumPy chunks."""
+    for a in args:
+        c = a.__class__
+        if c is LazyArray:
+            return a.gpu  # type: ignore[no-any-return]
+        if (c is tuple or c is list) and a and a[0].__class__ is LazyArray:
+            return a[0].gpu  # type: ignore[no-any-return]
+    return None
+
+
+class _Indices:
+    """The dask device indices: 0 (NumPy chunks), then ``1 + i`` for each GPU
+    the CUDA backend sees.  Whether 0 is among them is answered without
+    asking the CUDA backend, so making ``Device("dask")`` imports no CuPy."""
+
+    __slots__ = ()
+
+    def _all(self) -> tuple[int, ...]:
+        return (0, *(1 + i for i in range(_gpu_count())))
+
+    def __contains__(self, index: object) -> bool:
+        return index == 0 or index in self._all()
+
+    def __iter__(self) -> Any:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+def _gpu_count() -> int:
+    """How many GPUs the CUDA backend sees (0 without CuPy or a GPU)."""
+    from ocean_array_api._backend import get_backend
+
+    cuda = get_backend("cuda")
+    if cuda is None:
+        return 0
+    try:
+        return len(cuda.device_indices())
+    except Exception:  # pragma: no cover - a broken CUDA install: no GPUs
+        return 0
+
+
+def _cuda() -> Any:
+    from ._chunks import cuda_backend
+
+    return cuda_backend()
 
 
 class DaskBackend:
     """The backend protocol for the ``dask`` device kind, over ``dask.array``.
 
-    One device, ``dask`` (``Device("dask", 0)``), whose arrays are lazy: a
-    ``LazyArray`` handle around a ``dask.array.Array`` with NumPy chunks.
+    Arrays are lazy: a ``LazyArray`` handle around a ``dask.array.Array``.
+    The device ``dask`` (``Device("dask", 0)``) has NumPy chunks; the devices
+    ``dask:cuda:<i>`` (``Device("dask", 1 + i)``) CuPy chunks on CUDA device
+    ``i``, when CuPy and a GPU are present.
     """
 
     kind = "dask"
@@ -68,13 +169,11 @@ class DaskBackend:
     supports_complex32 = True  # per chunk, through the CPU backend's kernels
     ext_kernels_unavailable = ""
     max_dimensions = 64
-    # The data lives in host memory once computed: NumPy export (``__array__``)
-    # computes the graph instead of refusing, as for CUDA.
-    host_accessible = True
 
     def __init__(self) -> None:
         self._ops: dict[str, Any] | None = None
         self._real: dict[str, Any] | None = None
+        self._gpu_real: dict[str, Any] | None = None
         self._lock = threading.RLock()
         self._installed: bool | None = None
 
@@ -82,14 +181,29 @@ class DaskBackend:
         return "<ocean_dask backend>"
 
     # --- lazy dask --------------------------------------------------------
-    def device_indices(self) -> tuple[int, ...]:
+    def device_indices(self) -> Any:
         if self._installed is None:
             self._installed = _dask_installed()
-        return (0,) if self._installed else ()
+        return _Indices() if self._installed else ()
 
     def device_name(self, index: int) -> str:
-        """``str()`` of the device: plain ``"dask"``."""
-        return "dask" if index == 0 else f"dask:{index}"
+        """``str()`` of the device: ``"dask"`` (NumPy chunks), or
+        ``"dask:cuda:<i>"`` (CuPy chunks on CUDA device ``i``)."""
+        return "dask" if index == 0 else f"dask:cuda:{index - 1}"
+
+    def device_index(self, name: str) -> int | None:
+        """The index of the device named ``"dask:<name>"`` (``parse_device``
+        reads ``"dask:cuda:0"`` with it), or None."""
+        kind, _, rest = name.partition(":")
+        if kind == "cuda" and rest.isdigit() and rest.isascii():
+            return 1 + int(rest)
+        return None
+
+    def host_accessible(self, index: int) -> bool:
+        """NumPy export (``__array__``) computes the graph of NumPy chunks
+        (their values are host memory), and refuses CuPy chunks, as CuPy and
+        the CUDA device do: ``to_device("cpu")`` copies explicitly."""
+        return index == 0
 
     @property
     def ops(self) -> dict[str, Any]:
@@ -127,11 +241,30 @@ class DaskBackend:
             absent._ocean_missing = True  # type: ignore[attr-defined]
             return absent
 
+        creation = name in CREATION
+
         def entry(*args: Any, **kwargs: Any) -> Any:
-            return self._table()[name](*args, **kwargs)
+            gpu = (args[0] - 1 if args[0] else None) if creation else _gpu_of(args)
+            if gpu is None:
+                return self._table()[name](*args, **kwargs)
+            return self._on_gpu(gpu, name, args, kwargs)
 
         entry.__name__ = entry.__qualname__ = f"dask_{name}"
         return entry
+
+    def _on_gpu(
+        self, gpu: int, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """The GPU table's entry, building with CUDA device ``gpu`` current."""
+        from ._chunks import adopt, on_gpu
+
+        table = self._gpu_table()
+        res = on_gpu(gpu, lambda: table[name](*args, **kwargs))
+        if res is None and name == "setitem":  # rebinds its operand's graph
+            from ._chunks import gpu as gpu_of_index
+
+            adopt(args[0], gpu_of_index(gpu))
+        return res
 
     def _table(self) -> dict[str, Any]:
         """The real table (``_ops.build_ops``), built on first use."""
@@ -145,6 +278,33 @@ class DaskBackend:
                 real = self._real
         return real
 
+    def _gpu_table(self) -> dict[str, Any]:
+        """The table over CuPy chunks (``_ops.build_ops(gpu=True)``)."""
+        real = self._gpu_real
+        if real is None:
+            with self._lock:
+                if self._gpu_real is None:
+                    from ._ops import build_ops
+
+                    self._gpu_real = build_ops(gpu=True)
+                real = self._gpu_real
+        return real
+
+    def chunk_device(self, darr: Any) -> int | None:
+        """The index of the device whose chunks ``darr`` (a dask array) has,
+        from its ``meta``: 0 for NumPy, ``1 + i`` for CuPy on GPU ``i`` (when
+        that device exists here), None for other chunk types."""
+        import numpy as np
+
+        meta = getattr(darr, "_meta", None)
+        if meta is None or meta.__class__ is np.ndarray:
+            return 0
+        if _gpu_count():
+            xp = _cuda().array_module()
+            if isinstance(meta, xp.ndarray):
+                return 1 + int(meta.device.id)
+        return 0 if isinstance(meta, np.ndarray) else None
+
     def array_module(self) -> Any:
         # ocean_ext.sparse runs NumPy-style index kernels eagerly; there is no
         # eager module for lazy chunks, so sparse arrays are not offered here.
@@ -152,8 +312,14 @@ class DaskBackend:
 
     # --- protocol ---------------------------------------------------------
     def to_native(self, obj: Any) -> LazyArray:
+        import numpy as np
+
         if obj.__class__ is LazyArray:
             return obj  # type: ignore[no-any-return]
+        if obj.__class__ is not np.ndarray and _gpu_count():
+            cuda = _cuda()
+            if isinstance(obj, cuda.native_type):  # a CuPy result: stays there
+                return _on_device(obj, int(obj.device.id))
         from ._ops import from_numpy
 
         return from_numpy(obj)
@@ -167,7 +333,11 @@ class DaskBackend:
             arr = obj.arr
             if dtype is not None and arr.dtype != dtype:
                 arr = arr.astype(dtype)
-            return LazyArray(arr)
+            res = LazyArray(arr, obj.gpu)
+            gpu = index - 1 if index else None
+            return res if gpu == obj.gpu else self.transfer(res, index)
+        if index:  # CuPy chunks: the CUDA backend's conversion, on the GPU
+            return _on_device(_cuda().asarray(obj, dtype, index - 1, copy), index - 1)
         # As the CPU backend: NumPy's conversion (no copy of a NumPy array
         # unless asked: the graph reads it when it runs, as a view would)
         if dtype is None and copy is None:
@@ -175,24 +345,88 @@ class DaskBackend:
         return from_numpy(np.array(obj, dtype=dtype, copy=copy))
 
     def to_host(self, native: Any, *, stream: Any = None) -> Any:
+        import numpy as np
+
         if native.__class__ is LazyArray:
-            return compute(native)[0]
-        return native  # already materialised (a NumPy array)
+            native = compute(native)[0]
+        if native.__class__ is np.ndarray:
+            return native  # NumPy chunks' values (or materialised already)
+        return _cuda().to_host(native, stream=stream)  # a CuPy array: copied
 
     def from_host(self, host: Any, index: int, *, stream: Any = None) -> LazyArray:
         import numpy as np
 
         from ._ops import from_numpy
 
+        if index:
+            return _on_device(
+                _cuda().from_host(host, index - 1, stream=stream), index - 1
+            )
         return from_numpy(np.array(host, copy=True))
 
     def transfer(self, native: Any, index: int, *, stream: Any = None) -> LazyArray:
-        return LazyArray(native.arr)  # graphs are values: nothing to copy
+        """The handle's values on device ``index`` of this kind.
+
+        Between handles of the same chunk kind nothing is copied (graphs are
+        values).  NumPy chunks go to a GPU lazily: each chunk is copied there
+        when the graph runs.  CuPy chunks leave their GPU by running their
+        graph there (a task on CuPy chunks needs its GPU current, which a run
+        on another device does not have) and copying the values, GPU to GPU
+        or to host memory.
+        """
+        gpu = index - 1 if index else None
+        if gpu == native.gpu:
+            return LazyArray(native.arr, gpu)
+        from . import _chunks
+
+        arr = native.arr
+        cuda = _cuda()
+        if native.gpu is None:  # NumPy chunks -> CuPy chunks on `gpu`, lazily
+            g = _chunks.gpu(gpu)
+            moved = arr.map_blocks(
+                cuda.from_host,
+                gpu,
+                dtype=arr.dtype,
+                meta=g.meta(arr.ndim, arr.dtype),
+                name=f"to-cuda{gpu}-{arr.name}",
+            )
+            return LazyArray(moved, gpu)
+        value = compute(native)[0]
+        like = LazyArray(native.arr, gpu)  # the chunks to keep, on `gpu`
+        if gpu is None:  # to host memory: NumPy chunks
+            return rewrap(cuda.to_host(value, stream=stream), like)
+        return rewrap(cuda.transfer(value, gpu, stream=stream), like)  # GPU to GPU
+
+    def move_to(
+        self, native: Any, index: int, device: Any, *, stream: Any = None
+    ) -> Any:
+        """CuPy chunks to a ``cuda`` device: the computed CuPy array, copied
+        from GPU to GPU, never through host memory.  (NotImplemented
+        otherwise: the front end goes through the host.)"""
+        if not index or device.kind != "cuda" or native.__class__ is not LazyArray:
+            return NotImplemented
+        value = compute(native)[0]
+        cuda = _cuda()
+        if device.index != index - 1 or value.base is not None:
+            # a copy: another GPU, or the value may share a chunk's memory
+            value = cuda.transfer(value, device.index, stream=stream)
+        return value
+
+    def move_from(
+        self, native: Any, device: Any, index: int, *, stream: Any = None
+    ) -> Any:
+        """A ``cuda`` array to CuPy chunks: a copy from GPU to GPU, never
+        through host memory (NotImplemented for other moves)."""
+        if not index or device.kind != "cuda":
+            return NotImplemented
+        return _on_device(_cuda().transfer(native, index - 1, stream=stream), index - 1)
 
     def synchronize(self, index: int) -> None:
         return None  # nothing runs until it is computed
 
     def dlpack_device(self, native: Any, index: int) -> tuple[int, int]:
+        if index:
+            return (_KDLCUDA, index - 1)  # computed chunks are on the GPU
         return (_KDLCPU, 0)  # computed chunks are host memory
 
     def from_dlpack(self, obj: Any, index: int, copy: bool | None) -> LazyArray:
@@ -200,6 +434,8 @@ class DaskBackend:
 
         from ._ops import from_numpy
 
+        if index:
+            return _on_device(_cuda().from_dlpack(obj, index - 1, copy), index - 1)
         host = np.from_dlpack(obj, copy=copy)
         return from_numpy(host)
 
@@ -213,7 +449,17 @@ class DaskBackend:
         copy: bool | None = None,
     ) -> Any:
         """Compute the graph and export the NumPy result (a new buffer, which
-        no one else holds: ``copy=False`` is honoured trivially)."""
+        no one else holds: ``copy=False`` is honoured trivially); CuPy chunks
+        export the computed CuPy array through the CUDA backend."""
+        if index:
+            value = compute(native)[0]
+            return _cuda().to_dlpack(
+                value,
+                index - 1,
+                stream=stream,
+                max_version=max_version,
+                copy=copy,
+            )
         host = compute(native)[0]
         kwargs: dict[str, Any] = {}
         if max_version is not None:
@@ -226,7 +472,8 @@ class DaskBackend:
         return native.__class__ is LazyArray
 
     def materialize(self, native: Any) -> Any:
-        """The NumPy array of a handle's values (runs the graph once)."""
+        """The array of a handle's values (runs the graph once): NumPy, or
+        CuPy on the handle's GPU."""
         if native.__class__ is LazyArray:
             return compute(native)[0]
         return native
@@ -237,6 +484,32 @@ class DaskBackend:
             "data-dependent shapes": True,
             "max dimensions": self.max_dimensions,
         }
+
+
+def _on_device(value: Any, gpu: int) -> LazyArray:
+    """A handle over CuPy array ``value`` on GPU ``gpu`` (not copied)."""
+    from . import _chunks
+
+    g = _chunks.gpu(gpu)
+    with g.device():
+        arr = _chunks.from_device(value)
+    return LazyArray(_chunks.fix_meta(arr, g), gpu)
+
+
+def rewrap(value: Any, like: LazyArray) -> LazyArray:
+    """A handle over ``value`` (computed from ``like``: NumPy, or CuPy on its
+    GPU) with ``like``'s chunks where they are known."""
+    from . import _chunks
+    from ._ops import from_numpy
+
+    chunks = like.arr.chunks
+    known = all(c == c for dim in chunks for c in dim)
+    if like.gpu is None:
+        return from_numpy(value, chunks=chunks if known else "auto")
+    g = _chunks.gpu(like.gpu)
+    with g.device():
+        arr = _chunks.from_device(value, chunks if known else "auto")
+    return LazyArray(_chunks.fix_meta(arr, g), like.gpu)
 
 
 backend = DaskBackend()

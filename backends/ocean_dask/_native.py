@@ -9,6 +9,10 @@ array object in place (every holder of that object would see the write).
 attributes the standard's way; ``setitem`` and the in-place operators rebind
 the handle to a new dask array, so nothing shared is ever mutated.
 
+A handle also says where its chunks live: ``gpu`` is None for NumPy chunks
+(the device ``dask``) and the CUDA device number for CuPy chunks (the device
+``dask:cuda:<gpu>``, see ``_chunks``).
+
 This module imports neither dask nor NumPy at import time: the backend is
 registered and enumerated without dask being imported.
 """
@@ -31,18 +35,20 @@ class Flags:
 
 
 class LazyArray:
-    """A handle to one ``dask.array.Array`` (attribute ``arr``).
+    """A handle to one ``dask.array.Array`` (attribute ``arr``) whose chunks
+    are NumPy arrays (``gpu`` None) or CuPy arrays on CUDA device ``gpu``.
 
     Sizes the graph cannot know before it runs (after a boolean mask,
     ``unique_*``, ``nonzero``) are ``None`` in ``shape``, and ``size`` is then
     ``None`` too.
     """
 
-    __slots__ = ("__weakref__", "_flags", "arr")
+    __slots__ = ("__weakref__", "_flags", "arr", "gpu")
     base = None  # never a view of another handle's memory (graphs are values)
 
-    def __init__(self, arr: Any) -> None:
+    def __init__(self, arr: Any, gpu: int | None = None) -> None:
         self.arr = arr
+        self.gpu = gpu
         self._flags: Flags | None = None
 
     @property
@@ -90,11 +96,15 @@ class LazyArray:
 
     @property
     def T(self) -> LazyArray:
-        return LazyArray(self.arr.T)
+        return LazyArray(self.arr.T, self.gpu)
 
     def __getitem__(self, key: Any) -> LazyArray:
         from ._ops import _getitem  # the table's getitem, with its checks
 
+        if self.gpu is not None:
+            from ._chunks import on_gpu
+
+            return on_gpu(self.gpu, lambda: LazyArray(_getitem(self.arr, unwrap(key))))  # type: ignore[no-any-return]
         return LazyArray(_getitem(self.arr, unwrap(key)))
 
     def __len__(self) -> int:
@@ -121,13 +131,13 @@ class LazyArray:
         # and what dask.distributed ships tasks with) can.
         import cloudpickle
 
-        return (_from_cloudpickle, (cloudpickle.dumps(self.arr),))
+        return (_from_cloudpickle, (cloudpickle.dumps(self.arr), self.gpu))
 
 
-def _from_cloudpickle(payload: bytes) -> LazyArray:
+def _from_cloudpickle(payload: bytes, gpu: int | None = None) -> LazyArray:
     import pickle
 
-    return LazyArray(pickle.loads(payload))
+    return LazyArray(pickle.loads(payload), gpu)
 
 
 def unwrap(obj: Any) -> Any:

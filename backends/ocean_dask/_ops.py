@@ -22,6 +22,13 @@ How entries are built:
   (``dask.array.apply_gufunc``); batch dimensions stay chunked.
 - ``sort``, ``argsort`` and ``unique_*`` are in :mod:`._sort` (a sample sort
   with exact splits: no task holds much more than one chunk).
+
+The same functions build the graphs of CuPy chunks (the devices
+``dask:cuda:<i>``): :func:`build_ops` with ``gpu=True`` takes its per-chunk
+kernels from the CUDA table, and the few places that make chunks of their own
+ask :mod:`._chunks` for the current kind (``_chunks.current()``, set while a
+GPU table entry runs); ``sort``, ``argsort`` and ``unique_*`` of CuPy chunks
+are in :mod:`._cusort` (CuPy has no structured dtypes).
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from dask.array.core import elemwise
 from ocean_cpu import backend as _cpu
 from ocean_cpu._common import ELEMENTWISE, reduced
 
-from . import _contract, _sort
+from . import _chunks, _contract, _cusort, _sort
 from ._native import LazyArray, unwrap
 
 __all__ = ["build_ops", "from_numpy"]
@@ -70,6 +77,9 @@ def _out(res: Any) -> Any:
     c = res.__class__
     if c is tuple or c is list:
         return tuple([_out(r) for r in res])
+    g = _chunks.current()
+    if g is not None and isinstance(res, g.ndarray):
+        return LazyArray(_chunks.from_device(res))
     if isinstance(res, (np.ndarray, np.generic)):
         return from_numpy(res)
     return res
@@ -113,8 +123,23 @@ def _unknown(n: float) -> bool:
 
 
 # --- elementwise ------------------------------------------------------------
-def _chunkwise(func: Callable[..., Any]) -> Callable[..., Any]:
-    """An elementwise entry running ``func`` (a CPU entry) on each chunk."""
+def _chunkwise(
+    func: Callable[..., Any], probe: Callable[..., Any] | None = None
+) -> Callable[..., Any]:
+    """An elementwise entry running ``func`` (a CPU entry) on each chunk.
+
+    ``probe``: for a CUDA kernel (CuPy chunks), the CPU entry of the same
+    name, which gives the result dtype (dask infers it by calling the
+    function on NumPy samples, which a CUDA kernel refuses).
+    """
+    if probe is not None:
+
+        def entry(*args: Any) -> Any:
+            if not any(isinstance(a, _Array) for a in args):
+                return func(*args)
+            return elemwise(func, *args, dtype=_probe_dtype(probe, args))
+
+        return entry
 
     def entry(*args: Any) -> Any:
         if not any(isinstance(a, _Array) for a in args):
@@ -124,8 +149,19 @@ def _chunkwise(func: Callable[..., Any]) -> Callable[..., Any]:
     return entry
 
 
+def _probe_dtype(probe: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The dtype ``probe`` gives for NumPy samples of ``args``' dtypes (ones:
+    no value outside a function's domain, such as a negative int exponent)."""
+    vals = [
+        np.ones((1,) * max(1, a.ndim), dtype=a.dtype) if isinstance(a, _Array) else a
+        for a in args
+    ]
+    with np.errstate(all="ignore"):
+        return np.asarray(probe(*vals)).dtype
+
+
 def _clip(x: Any, lo: Any, hi: Any) -> Any:
-    cpu_clip = _cpu.ops["clip"]
+    cpu_clip = _chunks.kernels()["clip"]
     if lo is None and hi is None:
         return x.copy()
     if lo is None:
@@ -140,22 +176,32 @@ def _where(cond: Any, x1: Any, x2: Any) -> Any:
 
 
 # --- creation ---------------------------------------------------------------
+# (``_chunks.creation_kw``: {} for NumPy chunks, CuPy ``meta`` and a name
+# saying the GPU for CuPy chunks)
 def _zeros(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.zeros(shape, dtype=dtype, chunks=_chunks_for(shape))
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("zeros", shape, dtype, chunks)
+    return da.zeros(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _ones(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
-    return da.ones(shape, dtype=dtype, chunks=_chunks_for(shape))
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("ones", shape, dtype, chunks)
+    return da.ones(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _empty(index: int, shape: tuple[int, ...], dtype: Any) -> Any:
     # Note: dask's empty chunks are uninitialised memory, as the standard allows.
-    return da.empty(shape, dtype=dtype, chunks=_chunks_for(shape))
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("empty", shape, dtype, chunks)
+    return da.empty(shape, dtype=dtype, chunks=chunks, **kw)
 
 
 def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
     value = np.asarray(fill, dtype=dtype)[()]
-    return da.full(shape, value, dtype=dtype, chunks=_chunks_for(shape))
+    chunks = _chunks_for(shape)
+    kw = _chunks.creation_kw("full", shape, dtype, chunks, value.tobytes())
+    return da.full(shape, value, dtype=dtype, chunks=chunks, **kw)
 
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
@@ -165,22 +211,22 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
         n = int(max(math.ceil((stop - start) / step), 0))
     dtype = np.dtype(dtype)
     if n == 0:
-        return da.zeros((0,), dtype=dtype)
+        return _zeros(index, (0,), dtype)
 
     def block(i: Any) -> Any:
         if dtype.kind == "f":
             return (start + i.astype(np.float64) * step).astype(dtype)
         return (start + i * step).astype(dtype)
 
-    return elemwise(block, da.arange(n, dtype=np.int64), dtype=dtype)
+    return elemwise(block, _chunks.arange(0, n, dtype=np.int64), dtype=dtype)
 
 
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
     # Note: dask's eye fails for some non-square shapes; the diagonal is
     # where column - row == k, over chunks chosen for the 2-D shape.
     rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
-    rows = da.arange(n, chunks=(rc,), dtype=np.int64)[:, None]
-    cols = da.arange(m, chunks=(cc,), dtype=np.int64)[None, :]
+    rows = _chunks.arange(0, n, chunks=(rc,), dtype=np.int64)[:, None]
+    cols = _chunks.arange(0, m, chunks=(cc,), dtype=np.int64)[None, :]
     return (cols - rows == k).astype(dtype)
 
 
@@ -192,13 +238,16 @@ def _linspace(
         np.linspace, start, stop, num, endpoint=endpoint, dtype=dtype
     )
     if num <= 1:
+        if _chunks.current() is not None:  # [start] or []: filled on the GPU
+            return _full(index, (num,), start if num else 0, dtype)
         return from_numpy(cpu()).arr
-    idx = da.arange(num, dtype=np.int64)
+    idx = _chunks.arange(0, num, dtype=np.int64)
     div = (num - 1) if endpoint else num
     step = (stop - start) / div
+    xpm = _chunks.module()
 
     def block(i: Any) -> Any:
-        res = np.asarray(start + i * step)
+        res = xpm.asarray(start + i * step)
         if endpoint:
             res = np.where(i == num - 1, stop, res)
         return res.astype(dtype)
@@ -209,8 +258,8 @@ def _linspace(
 def _tri(lower: bool) -> Callable[..., Any]:
     def tri(x: Any, k: int) -> Any:
         m, n = x.shape[-2], x.shape[-1]
-        rows = da.arange(m, chunks=x.chunks[-2])[:, None]
-        cols = da.arange(n, chunks=x.chunks[-1])[None, :]
+        rows = _chunks.arange(0, m, chunks=x.chunks[-2], dtype=np.int64)[:, None]
+        cols = _chunks.arange(0, n, chunks=x.chunks[-1], dtype=np.int64)[None, :]
         keep = (cols - rows <= k) if lower else (cols - rows >= k)
         return da.where(keep, x, x.dtype.type(0))
 
@@ -277,8 +326,17 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
         repeats = da.broadcast_to(repeats.reshape(1), (x.shape[axis],))
     repeats = repeats.astype(np.int64).rechunk((x.chunks[axis],))
 
-    def block(xb: Any, rb: Any) -> Any:
-        return np.repeat(xb, rb.reshape(-1), axis=axis)
+    g = _chunks.current()
+    if g is None:
+
+        def block(xb: Any, rb: Any) -> Any:
+            return np.repeat(xb, rb.reshape(-1), axis=axis)
+
+    else:  # CuPy's repeat takes no array of counts: the CUDA table's entry
+        rep = g.kernel("repeat")
+
+        def block(xb: Any, rb: Any) -> Any:
+            return rep(xb, rb.reshape(-1), axis)
 
     chunks = list(x.chunks)
     chunks[axis] = (np.nan,) * len(x.chunks[axis])
@@ -481,7 +539,7 @@ def _in_bounds(k: Any, n: int, axis: int) -> Any:
     def check(b: Any) -> Any:
         bad = (b >= n) if b.dtype.kind == "u" else (b < -n) | (b >= n)
         if bad.any():
-            v = int(b[bad].flat[0])
+            v = int(b[bad].reshape(-1)[0])
             msg = f"index {v} is out of bounds for axis {axis} with size {n}"
             raise IndexError(msg)
         b = b.astype(np.int64, copy=False)
@@ -525,7 +583,7 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     for i in adv:
         n = x.shape[i]
         k = keys[i]
-        k = k if isinstance(k, _Array) else da.asarray(np.int64(k))
+        k = k if isinstance(k, _Array) else _chunks.asarray(np.int64(k))
         idx.append(_in_bounds(k, n, i))
     idx = da.broadcast_arrays(*idx)
     bshape = tuple(idx[0].shape)
@@ -588,15 +646,20 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     with ``searchsorted``.
     """
     n = math.prod(arr.shape)
-    grid = da.arange(n, dtype=np.int64).reshape(arr.shape, merge_chunks=True)
-    grid = grid.rechunk(arr.chunks)
+    grid = _chunks.arange(0, n, dtype=np.int64)
+    grid = grid.reshape(arr.shape, merge_chunks=True).rechunk(arr.chunks)
     pos = _getitem(grid, keys)
     if 0 in pos.shape:
         return arr
-    vals = da.broadcast_to(da.asarray(value).astype(arr.dtype), pos.shape)
-    where_pos, where_val = _sort.sorted_along(
-        pos.reshape(-1), 0, payload=vals.reshape(-1), where="__setitem__()"
-    )
+    if not isinstance(value, _Array):
+        value = _chunks.asarray(value) if _chunks.current() else da.asarray(value)
+    vals = da.broadcast_to(value.astype(arr.dtype), pos.shape)
+    if _chunks.current() is None:
+        where_pos, where_val = _sort.sorted_along(
+            pos.reshape(-1), 0, payload=vals.reshape(-1), where="__setitem__()"
+        )
+    else:  # CuPy chunks: no records
+        where_pos, _, where_val = _cusort.sort_pairs(pos.reshape(-1), vals.reshape(-1))
     flat = grid.reshape(-1)
     j = da.searchsorted(where_pos, flat, side="right") - 1
     jc = da.maximum(j, 0)
@@ -819,6 +882,18 @@ def _nonzero(x: Any) -> Any:
     if x.ndim == 0:
         msg = "nonzero(): 0-d input"
         raise ValueError(msg)
+    if _chunks.current() is not None:
+        # Note: dask's nonzero indexes NumPy index grids with the chunks'
+        # mask, which CuPy chunks cannot be; the grids are on the GPU here.
+        nz = (x != 0).reshape(-1)
+        out = []
+        for axis, n in enumerate(x.shape):
+            shape = [1] * x.ndim
+            shape[axis] = n
+            grid = _chunks.arange(0, n, chunks=(x.chunks[axis],), dtype=np.int64)
+            grid = da.broadcast_to(grid.reshape(shape), x.shape, chunks=x.chunks)
+            out.append(grid.reshape(-1)[nz])
+        return tuple(out)
     return tuple(da.nonzero(x))
 
 
@@ -826,7 +901,11 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> Any:
     if sorter is not None:
         x1 = x1[sorter]
     if not isinstance(x2, _Array):
-        x2 = da.asarray(np.asarray(x2, dtype=x1.dtype))
+        x2 = _chunks.asarray(x2, dtype=x1.dtype)
+    elif x1.dtype != x2.dtype and _chunks.current() is not None:
+        # Note: CuPy compares without promoting; both in the common dtype
+        rt = np.result_type(x1.dtype, x2.dtype)
+        x1, x2 = x1.astype(rt), x2.astype(rt)
     if x2.ndim == 0:
         return da.searchsorted(x1, x2.reshape(1), side=side).reshape(())
     flat = x2.reshape(-1)
@@ -834,11 +913,39 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> Any:
 
 
 def _isin(x1: Any, x2: Any, invert: bool) -> Any:
+    g = _chunks.current()
     if not isinstance(x1, _Array):
-        x1 = da.asarray(np.asarray(x1))
+        x1 = _chunks.asarray(x1)
     if not isinstance(x2, _Array):
-        x2 = da.asarray(np.asarray(x2))
+        x2 = _chunks.asarray(x2)
+    if g is not None:
+        return _isin_blocks(g.kernel("isin"), x1, x2, invert)
     return da.isin(x1, x2, invert=invert)
+
+
+def _isin_blocks(kernel: Callable[..., Any], x1: Any, x2: Any, invert: bool) -> Any:
+    """``isin`` of CuPy chunks: the CUDA table's entry (which promotes and
+    orders NaNs as CuPy's own isin does not) for each pair of an ``x1`` chunk
+    and an ``x2`` chunk, then any() over the ``x2`` chunks."""
+    test = x2.reshape(-1)
+    lead = tuple(range(x1.ndim))
+
+    def block(e: Any, t: Any) -> Any:
+        return kernel(e, t, False)[..., None]
+
+    hits = da.blockwise(
+        block,
+        (*lead, x1.ndim),
+        x1,
+        lead,
+        test,
+        (x1.ndim,),
+        adjust_chunks={x1.ndim: lambda _: 1},
+        dtype=bool,
+        meta=_chunks.current().meta(x1.ndim + 1, bool),  # type: ignore[union-attr]
+    )
+    res = hits.any(axis=-1)
+    return ~res if invert else res
 
 
 # --- statistics -------------------------------------------------------------
@@ -939,11 +1046,14 @@ def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
 def _matmul(x1: Any, x2: Any) -> Any:
     # Note: not dask's matmul, whose partial products wait for their sum
     # (several GiB at 16384 x 16384); see _contract.
-    return _promoted(_contract.matmul(x1, x2, _cpu.ops["matmul"]), x1, x2)
+    # (the blocks' kernel is the current chunk kind's: CPU or CUDA table)
+    func = _chunks.kernels()["matmul"]
+    return _promoted(_contract.matmul(x1, x2, func), x1, x2)
 
 
 def _tensordot(x1: Any, x2: Any, axes: Any) -> Any:
-    return _promoted(_contract.tensordot(x1, x2, axes, _cpu.ops["tensordot"]), x1, x2)
+    func = _chunks.kernels()["tensordot"]
+    return _promoted(_contract.tensordot(x1, x2, axes, func), x1, x2)
 
 
 def _promoted(res: Any, x1: Any, x2: Any) -> Any:
@@ -961,9 +1071,10 @@ def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
 
 
 def _eye_like(a: Any) -> np.ndarray:
-    out = np.zeros(a.shape, a.dtype)
+    xpm = _chunks.module()  # NumPy, or CuPy on the current GPU
+    out = xpm.zeros(a.shape, a.dtype)
     if a.ndim >= 2 and 0 not in a.shape:
-        out += np.eye(a.shape[-2], a.shape[-1], dtype=a.dtype)
+        out += xpm.eye(a.shape[-2], a.shape[-1], dtype=a.dtype)
     return out
 
 
@@ -1006,18 +1117,20 @@ def _gufunc(
         empty = [_eye_like(a) if isinstance(a, _Array) else a for a in args]
         res = func(*empty)
         if isinstance(res, tuple):
-            return tuple(from_numpy(r).arr for r in res)
-        return from_numpy(res).arr
+            return tuple(_chunks.result(r) for r in res)
+        return _chunks.result(res)
     in_dims, out_dims = _parse(signature)
     sample_sizes = {d: 2 for dims in in_dims + out_dims for d in dims}
     samples = [
-        _sample(sample_sizes, dims, a.dtype) if isinstance(a, _Array) else a
+        _chunks.to_current(_sample(sample_sizes, dims, a.dtype))
+        if isinstance(a, _Array)
+        else a
         for a, dims in zip(args, in_dims, strict=True)
     ]
     with np.errstate(all="ignore"):
         res = func(*samples)
     outs = res if isinstance(res, tuple) else (res,)
-    dtypes = [np.asarray(r).dtype for r in outs]
+    dtypes = [getattr(r, "dtype", None) or np.asarray(r).dtype for r in outs]
     known = {}
     for a, dims in zip(args, in_dims, strict=True):
         if isinstance(a, _Array):
@@ -1048,8 +1161,8 @@ def _apply_gufunc(
     )
 
 
-def _linalg_ops() -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops
+def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
+    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def unary(name: str, sig: str) -> Callable[..., Any]:
         return lambda x: _gufunc(c[name], sig, x)
@@ -1193,8 +1306,8 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
 
 
 # --- fft --------------------------------------------------------------------
-def _fft_ops() -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops
+def _fft_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
+    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def one_dim(name: str) -> Callable[..., Any]:
         cpu = c[name]
@@ -1202,7 +1315,11 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
         def entry(x: Any, n: int, axis: int, norm: str) -> Any:
             x = x.rechunk({axis: -1})
             sample = cpu(
-                np.ones((max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype),
+                _chunks.to_current(
+                    np.ones(
+                        (max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype
+                    )
+                ),
                 n,
                 0,
                 norm,
@@ -1222,7 +1339,7 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
 
         def entry(x: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> Any:
             x = x.rechunk(dict.fromkeys(axes, -1))
-            ones = np.ones((2,) * len(axes), dtype=x.dtype)
+            ones = _chunks.to_current(np.ones((2,) * len(axes), dtype=x.dtype))
             sample = cpu(ones, (2,) * len(axes), tuple(range(len(axes))), norm)
             chunks = list(x.chunks)
             for size, ax in zip(s, axes, strict=True):
@@ -1239,7 +1356,9 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
 
     def freq(name: str) -> Callable[..., Any]:
         cpu = c[name]
-        return lambda index, n, d, dtype: from_numpy(cpu(0, n, d, dtype)).arr
+        return lambda index, n, d, dtype: _chunks.result(
+            cpu(_chunks.kernel_index(), n, d, dtype)
+        )
 
     def shift(name: str) -> Callable[..., Any]:
         cpu = c[name]
@@ -1273,22 +1392,23 @@ def _fft_ops() -> dict[str, Callable[..., Any]]:
 _ACCUMULATOR = {"float16": np.dtype(np.float64), "complex32": np.dtype(np.complex128)}
 
 
-def _ext_ops() -> dict[str, Callable[..., Any]]:
+def _ext_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
     """float16 and complex32 entries: the CPU kernels chunk by chunk; the
     reductions widen each chunk once (CPU kernels) and reduce in the
-    accumulator dtype, which is what the front end expects back."""
-    c = _cpu.ops
+    accumulator dtype, which is what the front end expects back.  (``c``:
+    the CUDA table's kernels for CuPy chunks.)"""
+    c = _cpu.ops if c is None else c
     ops: dict[str, Callable[..., Any]] = {}
     for name, func in c.items():
         base, _, ext = name.partition(".")
         if ext in ("float16", "complex32") and base in ELEMENTWISE:
-            ops[name] = _chunkwise(func)
+            ops[name] = _chunkwise(func, _probe_of(c, name))
     for ext, acc in _ACCUMULATOR.items():
         to_name, from_name = f"astype.to.{ext}", f"astype.from.{ext}"
         if to_name not in c:
             continue
         to_ext, from_ext = c[to_name], c[from_name]
-        ops[to_name] = _chunkwise(to_ext)
+        ops[to_name] = _chunkwise(to_ext, _probe_of(c, to_name))
         ops[from_name] = lambda x, dtype, f=from_ext: elemwise(
             lambda b: f(b, dtype), x, dtype=np.dtype(dtype)
         )
@@ -1312,6 +1432,11 @@ def _ext_ops() -> dict[str, Callable[..., Any]]:
     for name in ("view_as_complex", "view_as_real"):
         ops[name] = _view(c[name], name == "view_as_complex")
     return ops
+
+
+def _probe_of(c: Any, name: str) -> Callable[..., Any] | None:
+    """The CPU entry ``name`` when ``c`` is the CUDA kernels (see _chunkwise)."""
+    return None if c is _cpu.ops else _cpu.ops[name]
 
 
 def _blockwise_ext(func: Callable[..., Any], kind: str) -> Callable[..., Any]:
@@ -1359,10 +1484,15 @@ def _view(func: Callable[..., Any], to_complex: bool) -> Callable[..., Any]:
 
 
 # --- the table --------------------------------------------------------------
-def build_ops() -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops
+def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
+    """The table over NumPy chunks, or (``gpu``) over CuPy chunks: the same
+    entries with the CUDA table's per-chunk kernels, run by the backend with
+    a GPU current (``_chunks.on_gpu``)."""
+    c = _cpu.ops if not gpu else _chunks.CudaKernels(_chunks.cuda_backend())
     raw: dict[str, Callable[..., Any]] = {
-        name: _chunkwise(c[name]) for name in ELEMENTWISE if name != "matmul"
+        name: _chunkwise(c[name], _probe_of(c, name))
+        for name in ELEMENTWISE
+        if name != "matmul"
     }
     raw.update(
         {
@@ -1434,9 +1564,13 @@ def build_ops() -> dict[str, Callable[..., Any]]:
             "matrix_transpose": lambda x: da.swapaxes(x, -1, -2),
         }
     )
-    raw.update(_linalg_ops())
-    raw.update(_fft_ops())
-    raw.update(_ext_ops())
+    raw.update(_linalg_ops(c))
+    raw.update(_fft_ops(c))
+    raw.update(_ext_ops(c))
+    if gpu:  # CuPy has no structured dtypes, which _sort's records are
+        for name in ("sort", "argsort", "unique_all", "unique_counts",
+                     "unique_inverse", "unique_values"):  # fmt: skip
+            raw[name] = getattr(_cusort, name)
     ops = {name: _lift(func, name) for name, func in raw.items()}
     ops["setitem"] = _setitem  # works on the handle itself (rebinds it)
     return ops
