@@ -76,17 +76,17 @@ class Device:
             )
             raise ValueError(msg)
         indices = range(CPU_DEVICE_COUNT) if kind == "cpu" else backend.device_indices()
+        # A backend may name its devices (the dask backend's one device is
+        # plain "dask", its GPU ones "dask:cuda:<i>"); otherwise "kind:index".
+        naming = getattr(backend, "device_name", None)
+        name_str = naming(index) if naming is not None else f"{kind}:{index}"
         if index not in indices:
             msg = (
-                f"Device(): there is no device {kind}:{index} on this machine "
-                f"(available indices: {list(indices)})"
+                f"Device(): there is no device {name_str} (index {index}) on this "
+                f"machine (available indices: {list(indices)})"
             )
             raise ValueError(msg)
         dev = object.__new__(cls)
-        # A backend may name its devices (the dask backend's one device is
-        # plain "dask"); otherwise "kind:index".
-        naming = getattr(backend, "device_name", None)
-        name_str = naming(index) if naming is not None else f"{kind}:{index}"
         for name, value in (
             ("_str", name_str),
             ("_kind", kind),
