@@ -313,8 +313,10 @@ class Array(_Base):  # type: ignore[misc]
         tk = key.__class__
         tv = value.__class__
         if (
-            tk is int or tk is slice or tk is Array
-        ) and _hooks._check is _hooks._writable_default:
+            (tk is int or tk is slice or tk is Array)
+            and _hooks._check is _hooks._writable_default
+            and _hooks.quick_setitem
+        ):
             # Fast path: one int, slice or index array, and a value that needs
             # no promotion (same-dtype array on this device, or a Python
             # int/float the dtype accepts).  NumPy raises IndexError for bad

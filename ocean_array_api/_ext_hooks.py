@@ -23,6 +23,12 @@ def _writable_default(x: Any, where: str) -> None:
 
 _check = _writable_default
 
+# False while an ``ocean_ext.instrument`` block is active: ``x[key] = value``
+# then skips its quick attempt, which on a kernel error (an index out of
+# bounds) hands the call to the full path, where the kernel runs again and
+# would be counted twice.
+quick_setitem = True
+
 
 def check_writable(x: Any, where: str) -> None:
     """Raise if ``x`` must not be written (``ocean_ext.set_readonly``)."""

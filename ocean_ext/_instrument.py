@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from ocean_array_api import _array_object, _backend
+from ocean_array_api import _array_object, _backend, _ext_hooks
 
 __all__ = ["instrument"]
 
@@ -147,20 +147,23 @@ def _unwrap_tables() -> None:
     _originals.clear()
 
 
-# While a block is active the compiled fast path steps aside, so every call
-# takes the Python front end and the counts are exactly its counts.  (The
-# compiled path, on a kernel error, hands the call to Python, which runs the
-# failing kernel again: counted twice.)  Restored with the last block.
+# While a block is active the compiled fast path steps aside, and so does the
+# Python front end's quick attempt at ``x[key] = value``, so every call takes
+# the full Python front end and the counts are exactly its counts.  (Both, on
+# a kernel error, hand the call to the full path, which runs the failing
+# kernel again: counted twice.)  Restored with the last block.
 _fastpath_state: list[bool] = []
 
 
 def _step_aside_fastpath() -> None:
+    _ext_hooks.quick_setitem = False  # the Python front end's own quick path
     fp = getattr(_array_object, "_fp", None)
     if _array_object._FASTPATH and fp is not None:
         _fastpath_state.append(bool(fp._set_enabled(False)))
 
 
 def _restore_fastpath() -> None:
+    _ext_hooks.quick_setitem = True
     if _fastpath_state:
         _array_object._fp._set_enabled(_fastpath_state.pop())
 

@@ -128,3 +128,23 @@ def test_an_instrument_object_can_be_entered_again_and_nested():
     assert outer["exp"].count == 2  # closed blocks record nothing more
     # Leaving every block restores the tables.
     assert all(x.device._ops[name] is fn for name, fn in before.items())
+
+
+def test_a_failing_setitem_kernel_is_counted_once():
+    # x[key] = value tries a quick path first and, on a kernel error, hands
+    # the call to the full front end, which runs the kernel again to report
+    # it: inside an instrument block the quick attempt is skipped, so the
+    # failing kernel runs (and is counted) once, with or without the compiled
+    # fast path.
+    x = xp.asarray([1.0, 2.0, 3.0])
+    for key in (xp.asarray([0, 5]), xp.asarray([-4])):
+        with ocean_ext.instrument() as stats, pytest.raises(IndexError):
+            x[key] = 1.0
+        assert stats["setitem"].count == 1
+    assert np.asarray(x).tolist() == [1.0, 2.0, 3.0]  # nothing was written
+    # after the block the quick path is back, and a good write still counts 1
+    with ocean_ext.instrument() as stats:
+        x[xp.asarray([0])] = 5.0
+    assert stats["setitem"].count == 1
+    x[xp.asarray([1])] = 6.0
+    assert np.asarray(x).tolist() == [5.0, 6.0, 3.0]
