@@ -171,6 +171,23 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     return elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
 
 
+def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
+    """``value``, whose chunks raise ``exc`` when they are computed if the
+    0-d boolean ``flag`` is true: a check of values that runs with the graph
+    (the front end's ``raise_if``), so that building the result computes
+    nothing."""
+
+    def check(v: Any, f: Any) -> Any:
+        if bool(f):
+            raise exc
+        return v
+
+    ind = tuple(range(value.ndim))
+    return da.blockwise(
+        check, ind, value, ind, flag, (), dtype=value.dtype, meta=value._meta
+    )
+
+
 def _where(cond: Any, x1: Any, x2: Any) -> Any:
     return elemwise(np.where, cond, x1, x2)
 
@@ -1497,6 +1514,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
     raw.update(
         {
             "clip": _clip,
+            "raise_if": _raise_if,
             "where": _where,
             "astype": lambda x, dtype, copy: x.astype(dtype),
             "copy": lambda x: x.copy(),

@@ -97,12 +97,14 @@ def test_mixing_with_cpu_is_a_device_error():
 
 def test_the_table_covers_the_cpu_table_but_the_flat_gathers():
     from ocean_cpu import backend as cpu
-    from ocean_dask._backend import ABSENT
+    from ocean_dask._backend import ABSENT, EXTRA
     from ocean_dask._ops import build_ops
 
     real = build_ops()
     assert set(cpu.ops) - set(real) == ABSENT
-    assert set(DASK._ops) == set(cpu.ops)
+    # and the optional entries of lazy tables (``raise_if``)
+    assert set(real) - set(cpu.ops) == set(EXTRA)
+    assert set(DASK._ops) == set(cpu.ops) | set(EXTRA)
 
 
 def test_listing_devices_imports_no_dask():
@@ -1024,3 +1026,32 @@ def test_index_arrays_out_of_bounds_raise_when_computed(runs):
         runs["n"] = 0
     k = xp.asarray([-10, 9, 0, -1], device="dask")
     np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])
+
+
+def test_clip_with_a_wider_integer_bound_checks_it_when_computed(runs):
+    # The range check of a bound array wider than x's dtype is part of the
+    # graph: clip() computes nothing, the result raises the CPU's
+    # OverflowError when it runs, and bounds that fit give the exact result.
+    x = chunked(np.array([1, 50, 100, -7], dtype=np.int8), 2)
+    too_big = chunked(np.array([0, 300, 0, 0], dtype=np.int16), 2)
+    too_small = xp.asarray(-200, dtype=xp.int16, device="dask")
+    for kwargs, name in (({"min": too_big}, "min"), ({"max": too_small}, "max")):
+        y = xp.clip(x, **kwargs)
+        assert runs["n"] == 0
+        assert y.dtype == xp.int8
+        with pytest.raises(OverflowError, match=rf"clip\(\): `{name}` holds a value"):
+            values(y)
+        runs["n"] = 0
+    lo = chunked(np.array([10, -300, 60, 0], dtype=np.int16), 2)
+    hi = xp.asarray(1000, dtype=xp.int16, device="dask")
+    y = xp.clip(x, lo, hi)
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(y), np.array([10, 50, 100, 0], np.int8))
+    assert runs["n"] == 1
+    # the check runs on every chunk of the result, not only the first
+    z = xp.clip(
+        chunked(np.zeros(6, dtype=np.uint8), 2),
+        max=xp.asarray([-1, 0, 0, 0, 0, 1], dtype=xp.int16, device="dask"),
+    )
+    with pytest.raises(OverflowError, match="clip"):
+        values(z[4:])
