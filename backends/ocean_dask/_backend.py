@@ -442,7 +442,9 @@ class DaskBackend:
 
         if index:
             return _on_device(_cuda().from_dlpack(obj, index - 1, copy), index - 1)
-        host = np.from_dlpack(obj, copy=copy)
+        # the graph references its chunks' memory: a copy unless copy=False,
+        # so that the producer's later writes do not reach the graph
+        host = np.from_dlpack(obj, copy=True if copy is None else copy)
         return from_numpy(host)
 
     def to_dlpack(

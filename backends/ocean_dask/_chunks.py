@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -268,7 +270,26 @@ def from_device(arr: Any, chunks: Any = "auto") -> Any:
         # dask's automatic chunks divide by zero for empty shapes, and cannot
         # size object chunks (which the front end then reports as bad input)
         chunks = arr.shape
-    return da.from_array(arr, chunks=chunks, asarray=False, name=False)
+    return embed(arr, chunks)
+
+
+def embed(arr: Any, chunks: Any) -> Any:
+    """A dask array whose chunks are views of ``arr`` (a NumPy or CuPy
+    array), which the graph references: no copy.
+
+    Note: ``dask.array.from_array`` copies a NumPy or CuPy array first (since
+    dask 2025), which would double the memory of every array made from host
+    data and break ``asarray(a, copy=False)``; the chunks here are the views
+    it would slice from its copy.
+    """
+    chunks = da.core.normalize_chunks(chunks, arr.shape, dtype=arr.dtype)
+    name = f"array-{uuid.uuid4().hex}"
+    keys = itertools.product([name], *(range(len(c)) for c in chunks))
+    slices = da.core.slices_from_chunks(chunks)
+    # (..., ) keeps a 0-d chunk an array (arr[()] would be a scalar)
+    dsk = {k: arr[(*s, Ellipsis)] for k, s in zip(keys, slices, strict=True)}
+    meta = da.utils.meta_from_array(arr, ndim=arr.ndim)
+    return da.Array(dsk, name, chunks, meta=meta)
 
 
 def module() -> Any:

@@ -68,7 +68,7 @@ def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
         # end sees the dtype and reports the input it cannot take
         chunks = host.shape
     chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
-    return LazyArray(da.from_array(host, chunks=chunks, name=False))
+    return LazyArray(_chunks.embed(host, chunks))
 
 
 def _out(res: Any) -> Any:

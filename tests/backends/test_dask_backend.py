@@ -836,6 +836,35 @@ def test_empty_arrays_where_dask_fails_on_them():
     assert values(s).shape == (1, 0)
 
 
+def test_clip_with_a_wider_integer_bound_checks_it_when_computed(runs):
+    # The range check of a bound array wider than x's dtype is part of the
+    # graph: clip() computes nothing, the result raises the CPU's
+    # OverflowError when it runs, and bounds that fit give the exact result.
+    x = chunked(np.array([1, 50, 100, -7], dtype=np.int8), 2)
+    too_big = chunked(np.array([0, 300, 0, 0], dtype=np.int16), 2)
+    too_small = xp.asarray(-200, dtype=xp.int16, device="dask")
+    for kwargs, name in (({"min": too_big}, "min"), ({"max": too_small}, "max")):
+        y = xp.clip(x, **kwargs)
+        assert runs["n"] == 0
+        assert y.dtype == xp.int8
+        with pytest.raises(OverflowError, match=rf"clip\(\): `{name}` holds a value"):
+            values(y)
+        runs["n"] = 0
+    lo = chunked(np.array([10, -300, 60, 0], dtype=np.int16), 2)
+    hi = xp.asarray(1000, dtype=xp.int16, device="dask")
+    y = xp.clip(x, lo, hi)
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(y), np.array([10, 50, 100, 0], np.int8))
+    assert runs["n"] == 1
+    # the check runs on every chunk of the result, not only the first
+    z = xp.clip(
+        chunked(np.zeros(6, dtype=np.uint8), 2),
+        max=xp.asarray([-1, 0, 0, 0, 0, 1], dtype=xp.int16, device="dask"),
+    )
+    with pytest.raises(OverflowError, match="clip"):
+        values(z[4:])
+
+
 # --- bad input ------------------------------------------------------------------
 def test_bridge_functions_reject_bad_input():
     with pytest.raises(TypeError, match=r"from_dask\(\): `darr` must be a dask"):
@@ -901,6 +930,28 @@ def test_from_dask_converts_byteswapped_chunks_lazily():
     np.testing.assert_array_equal(values(x * 2), np.arange(6) * 2)
     y = ocean_ext.asarray(big, device="dask")  # swapped on the way in
     np.testing.assert_array_equal(values(y + 1), np.arange(6) + 1)
+
+
+def test_host_data_is_copied_once_onto_the_device(runs):
+    # asarray() copies NumPy data onto the dask device (as to any device that
+    # is not the CPU); the handle's chunks are views of that one copy (dask's
+    # from_array would copy it a second time).
+    import tracemalloc
+
+    a = np.arange(2_000_000, dtype=np.float64)  # 16 MB
+    tracemalloc.start()
+    try:
+        x = xp.asarray(a, device="dask")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert a.nbytes <= peak < 1.5 * a.nbytes
+    assert runs["n"] == 0
+    a[0] = -1.0  # the copy is the device's own
+    assert float(x[0]) == 0.0
+    np.testing.assert_array_equal(values(x[1:]), np.arange(1, 2_000_000))
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(a, device="dask", copy=False)
 
 
 # --- ocean_ext features on chunks -------------------------------------------------
@@ -1026,32 +1077,3 @@ def test_index_arrays_out_of_bounds_raise_when_computed(runs):
         runs["n"] = 0
     k = xp.asarray([-10, 9, 0, -1], device="dask")
     np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])
-
-
-def test_clip_with_a_wider_integer_bound_checks_it_when_computed(runs):
-    # The range check of a bound array wider than x's dtype is part of the
-    # graph: clip() computes nothing, the result raises the CPU's
-    # OverflowError when it runs, and bounds that fit give the exact result.
-    x = chunked(np.array([1, 50, 100, -7], dtype=np.int8), 2)
-    too_big = chunked(np.array([0, 300, 0, 0], dtype=np.int16), 2)
-    too_small = xp.asarray(-200, dtype=xp.int16, device="dask")
-    for kwargs, name in (({"min": too_big}, "min"), ({"max": too_small}, "max")):
-        y = xp.clip(x, **kwargs)
-        assert runs["n"] == 0
-        assert y.dtype == xp.int8
-        with pytest.raises(OverflowError, match=rf"clip\(\): `{name}` holds a value"):
-            values(y)
-        runs["n"] = 0
-    lo = chunked(np.array([10, -300, 60, 0], dtype=np.int16), 2)
-    hi = xp.asarray(1000, dtype=xp.int16, device="dask")
-    y = xp.clip(x, lo, hi)
-    assert runs["n"] == 0
-    np.testing.assert_array_equal(values(y), np.array([10, 50, 100, 0], np.int8))
-    assert runs["n"] == 1
-    # the check runs on every chunk of the result, not only the first
-    z = xp.clip(
-        chunked(np.zeros(6, dtype=np.uint8), 2),
-        max=xp.asarray([-1, 0, 0, 0, 0, 1], dtype=xp.int16, device="dask"),
-    )
-    with pytest.raises(OverflowError, match="clip"):
-        values(z[4:])
