@@ -201,7 +201,7 @@ def kernels() -> Any:
     chunks, the CUDA table's on a GPU (missing ones raise when called)."""
     g = _current.get()
     if g is None:
-        return _cpu_ops()
+        return CPU_KERNELS
     return CudaKernels(g.cuda)
 
 
@@ -345,7 +345,7 @@ class CudaKernels:
         self.cuda = cuda
 
     def __getitem__(self, name: str) -> Callable[..., Any]:
-        func = self.cuda.ops.get(name)
+        func = original(self.cuda.ops.get(name))
         if func is not None and not getattr(func, "_ocean_missing", False):
             return func  # type: ignore[no-any-return]
 
@@ -366,3 +366,38 @@ class CudaKernels:
 
 def _cpu_ops() -> dict[str, Any]:
     return _cpu.ops  # type: ignore[no-any-return]
+
+
+def original(func: Any) -> Any:
+    """``func`` without the wrappers of ``ocean_ext.instrument`` (marked
+    ``_ocean_instrumented``).
+
+    Per-chunk kernels are captured when a graph (or this backend's table) is
+    built and run when it is computed: a wrapper captured inside an
+    instrument block would stay in the table after the block, and would
+    count the CPU kernel of every chunk, under the kind ``cpu``, in whatever
+    block is active when the graph runs.  Instrumentation counts the dask
+    table's own entries instead.
+    """
+    while getattr(func, "_ocean_instrumented", False):
+        func = func.__wrapped__
+    return func
+
+
+class CpuKernels:
+    """The CPU table's entries, by name, as per-chunk kernels (never an
+    instrumentation wrapper, see :func:`original`)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return original(_cpu.ops[name])  # type: ignore[no-any-return]
+
+    def __contains__(self, name: str) -> bool:
+        return name in _cpu_ops()
+
+    def items(self) -> list[tuple[str, Callable[..., Any]]]:
+        return [(name, self[name]) for name in _cpu_ops()]
+
+
+CPU_KERNELS = CpuKernels()

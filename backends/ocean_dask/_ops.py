@@ -42,7 +42,6 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array.core import elemwise
-from ocean_cpu import backend as _cpu
 from ocean_cpu._common import ELEMENTWISE, reduced
 
 from . import _chunks, _contract, _cusort, _sort
@@ -1179,7 +1178,7 @@ def _apply_gufunc(
 
 
 def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
+    c = _chunks.CPU_KERNELS if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def unary(name: str, sig: str) -> Callable[..., Any]:
         return lambda x: _gufunc(c[name], sig, x)
@@ -1324,7 +1323,7 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
 
 # --- fft --------------------------------------------------------------------
 def _fft_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
+    c = _chunks.CPU_KERNELS if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def one_dim(name: str) -> Callable[..., Any]:
         cpu = c[name]
@@ -1414,7 +1413,7 @@ def _ext_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
     reductions widen each chunk once (CPU kernels) and reduce in the
     accumulator dtype, which is what the front end expects back.  (``c``:
     the CUDA table's kernels for CuPy chunks.)"""
-    c = _cpu.ops if c is None else c
+    c = _chunks.CPU_KERNELS if c is None else c
     ops: dict[str, Callable[..., Any]] = {}
     for name, func in c.items():
         base, _, ext = name.partition(".")
@@ -1453,7 +1452,7 @@ def _ext_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
 
 def _probe_of(c: Any, name: str) -> Callable[..., Any] | None:
     """The CPU entry ``name`` when ``c`` is the CUDA kernels (see _chunkwise)."""
-    return None if c is _cpu.ops else _cpu.ops[name]
+    return None if c is _chunks.CPU_KERNELS else _chunks.CPU_KERNELS[name]
 
 
 def _blockwise_ext(func: Callable[..., Any], kind: str) -> Callable[..., Any]:
@@ -1505,7 +1504,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
     """The table over NumPy chunks, or (``gpu``) over CuPy chunks: the same
     entries with the CUDA table's per-chunk kernels, run by the backend with
     a GPU current (``_chunks.on_gpu``)."""
-    c = _cpu.ops if not gpu else _chunks.CudaKernels(_chunks.cuda_backend())
+    c = _chunks.CPU_KERNELS if not gpu else _chunks.CudaKernels(_chunks.cuda_backend())
     raw: dict[str, Callable[..., Any]] = {
         name: _chunkwise(c[name], _probe_of(c, name))
         for name in ELEMENTWISE

@@ -981,6 +981,28 @@ def test_instrumentation_counts_dask_kernels():
         xp.sum(x)
     assert stats["add"].count == 1
     assert stats["sum"].count == 1
+    assert stats.kinds == ("dask",)
+
+
+def test_instrumentation_stays_out_of_per_chunk_kernels():
+    # The table captures the CPU kernels it runs per chunk when it is built.
+    # Built inside an instrument block, it captured the block's wrappers and
+    # kept them: every later computation counted each chunk's CPU kernel
+    # under "cpu" in whatever block was active.
+    from ocean_dask._ops import build_ops
+
+    x = on_dask(np.linspace(0.0, 1.0, 10), chunks=3)
+    with ocean_ext.instrument():
+        table = build_ops()  # as when the first dask call is in a block
+    with ocean_ext.instrument() as stats:
+        y = table["sin"](x._data)
+        sorted_y = table["sort"](y, 0, False, True)
+        np.testing.assert_array_equal(
+            DASK._backend.to_host(sorted_y), np.sort(np.sin(np.linspace(0, 1, 10)))
+        )
+    assert "cpu" not in stats.kinds
+    assert stats["sin"].count == 0
+    assert stats["sort"].count == 0
 
 
 def test_read_only_arrays_refuse_writes():
