@@ -1013,6 +1013,17 @@ def test_read_only_arrays_refuse_writes():
         x[0] = 2.0
     with pytest.raises(ocean_ext.ReadOnlyError):
         x += 1.0
+    # `@=` of float16/complex32 (their own kernels, then a store) raised the
+    # handle's bare ValueError
+    for dt in (ocean_ext.float16, ocean_ext.complex32):
+        m = xp.ones((2, 2), dtype=dt, device="dask")
+        ocean_ext.set_readonly(m)
+        with pytest.raises(ocean_ext.ReadOnlyError, match=r"\(@=\)"):
+            m @= m
+        ocean_ext.set_readonly(m, False)
+        m @= m
+        want = np.full((2, 2), 2.0, dtype=np.float32)
+        np.testing.assert_array_equal(values(xp.astype(m, xp.complex64)), want)
 
 
 def test_compute_modes_refuse_lazy_arrays_except_standard(runs):
