@@ -96,9 +96,11 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
         if out is not None:
-            if tuple(res.shape) != tuple(out.arr.shape):
+            if _shape_of(res) != out.shape:
                 # Note: as NumPy's out=: an in-place operator cannot broadcast
-                # its target to a new shape.
+                # its target to a new shape.  (None, a data-dependent size,
+                # compares equal to None: the chunks then meet when the graph
+                # runs, where sizes that differ raise NumPy's ValueError.)
                 msg = (
                     f"non-broadcastable output operand with shape "
                     f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
@@ -293,13 +295,45 @@ def _concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
         axis = 0
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
+    if _unknown_elsewhere(arrays, axis, "concat()"):
+        return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=True)
     return da.concatenate(arrays, axis=axis)
 
 
 def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
+    if _unknown_elsewhere(arrays, None, "stack()"):
+        new = (slice(None),) * axis + (None,)
+        return da.concatenate(
+            [a[new] for a in arrays], axis=axis, allow_unknown_chunksizes=True
+        )
     return da.stack(arrays, axis=axis)
+
+
+def _unknown_elsewhere(arrays: Sequence[Any], axis: int | None, where: str) -> bool:
+    """Whether some of ``arrays`` have data-dependent sizes (after a mask) on
+    an axis other than ``axis``, where they are joined chunk by chunk.
+
+    Note: dask refuses to join them, as it cannot check those sizes.  Arrays
+    cut alike there (e.g. masked by the same mask) join chunk by chunk, and a
+    pair of chunks whose sizes differ raises NumPy's ValueError when the graph
+    runs; arrays cut differently cannot be aligned without computing.
+    """
+    others = [
+        a.chunks if axis is None else a.chunks[:axis] + a.chunks[axis + 1 :]
+        for a in arrays
+    ]
+    if not any(_unknown(c) for dims in others for dim in dims for c in dim):
+        return False
+    if len({tuple(len(d) for d in o) for o in others}) != 1:
+        msg = (
+            f"{where}: the arrays have sizes that depend on the data (None) in "
+            "differently chunked arrays, which the dask device cannot align "
+            "lazily; compute them first (ocean_ext.compute)"
+        )
+        raise NotImplementedError(msg)
+    return True
 
 
 def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:

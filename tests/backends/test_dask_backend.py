@@ -1110,3 +1110,28 @@ def test_index_arrays_out_of_bounds_raise_when_computed(runs):
         runs["n"] = 0
     k = xp.asarray([-10, 9, 0, -1], device="dask")
     np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])
+
+
+def test_data_dependent_sizes_in_in_place_operators_and_concat(runs):
+    # An in-place operator on an array of data-dependent length compared
+    # dask's nan sizes (never equal) and refused; concat along another axis
+    # of arrays masked alike failed in dask.
+    a = np.arange(12.0)
+    x = chunked(a, 4)
+    sel = x[x > 2.0]  # (None,)
+    sel *= 2.0
+    assert sel.shape == (None,)
+    both = xp.stack([sel, sel + 1.0], axis=1)  # (None, 2)
+    joined = xp.concat([both, both[:, :1]], axis=1)
+    assert joined.shape == (None, 3)
+    assert runs["n"] == 0
+    want = a[a > 2.0] * 2.0
+    np.testing.assert_array_equal(values(sel), want)
+    np.testing.assert_array_equal(
+        values(joined), np.stack([want, want + 1.0, want], axis=1)
+    )
+    # arrays cut differently on the unknown axis cannot be aligned lazily
+    other = chunked(a, 6)
+    other = xp.stack([other[other > 2.0]] * 2, axis=1)
+    with pytest.raises(NotImplementedError, match=r"concat\(\).*dask"):
+        xp.concat([both, other], axis=1)
