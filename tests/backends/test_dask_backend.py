@@ -1135,3 +1135,19 @@ def test_data_dependent_sizes_in_in_place_operators_and_concat(runs):
     other = xp.stack([other[other > 2.0]] * 2, axis=1)
     with pytest.raises(NotImplementedError, match=r"concat\(\).*dask"):
         xp.concat([both, other], axis=1)
+
+
+def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
+    singular = [[1.0, 2.0], [2.0, 4.0]]
+    for func in (
+        xp.linalg.inv,
+        xp.linalg.cholesky,
+        lambda x: xp.linalg.matrix_power(x, -2),
+    ):
+        with pytest.raises(ValueError) as theirs:
+            func(xp.asarray(singular, device=CPU))
+        y = func(xp.asarray(singular, device="dask"))
+        assert runs["n"] == 0
+        with pytest.raises(type(theirs.value)):
+            values(y)
+        runs["n"] = 0
