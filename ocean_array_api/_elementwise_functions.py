@@ -401,11 +401,14 @@ def clip(
 
 
 def _bound_overflow(argname: str, dt: DType, value: Any) -> None:
-    msg = (
+    raise _overflow(argname, dt, value)
+
+
+def _overflow(argname: str, dt: DType, value: Any) -> OverflowError:
+    return OverflowError(
         f"clip(): `{argname}` {value} lies outside the range of x's dtype {dt}, "
         "so the result cannot be represented"
     )
-    raise OverflowError(msg)
 
 
 def _int_bound_into(b: Any, bdt: DType, dt: DType, dev: Any, argname: str) -> Any:
@@ -415,18 +418,26 @@ def _int_bound_into(b: Any, bdt: DType, dt: DType, dev: Any, argname: str) -> An
     Values beyond ``dt``'s range on the side the bound clamps from have no
     effect and are saturated; a value beyond it on the other side would put an
     unrepresentable value into the result and raises OverflowError.
+
+    On a lazy device the check is part of the graph (the table's optional
+    ``raise_if``): the error comes when the result is computed, and building
+    the result computes nothing.
     """
     ops = dev._ops
     lo, hi = _np.iinfo(dt._native).min, _np.iinfo(dt._native).max
     blo, bhi = _np.iinfo(bdt._native).min, _np.iinfo(bdt._native).max
+    bad = None
     if argname == "min" and bhi > hi:
         bad = ops["any"](ops["greater"](b, hi), None, False)
-        if bool(bad):
-            _bound_overflow(argname, dt, "holds a value that")
     if argname == "max" and blo < lo:
         bad = ops["any"](ops["less"](b, lo), None, False)
-        if bool(bad):
-            _bound_overflow(argname, dt, "holds a value that")
+    if bad is not None:
+        exc = _overflow(argname, dt, "holds a value that")
+        raise_if = ops.get("raise_if")
+        if raise_if is not None and dev._backend.is_lazy(bad):
+            b = raise_if(b, bad, exc)
+        elif bool(bad):
+            raise exc
     b = ops["clip"](b, lo if blo < lo else None, hi if bhi > hi else None)
     return ops["astype"](b, dt._native, False)
 

@@ -297,12 +297,19 @@ def _inplace_checks(x1: Array, dt: DType, shape: tuple[Any, ...], where: str) ->
 def _imatmul_ext(x1: Array, x2: Array, where: str) -> Array:
     """``x1 @= x2`` with an ocean_ext dtype (float16, complex32) taking part:
     the product by their own kernels, then stored into x1's storage."""
-    from ._ext_hooks import check_writable
+    from ._ext_hooks import check_writable, is_readonly_failure, readonly_error
 
     res = matmul(x1, x2)
     _inplace_checks(x1, res._dtype, res._data.shape, where)
     check_writable(x1, where)
-    x1._device._ops["setitem"](x1._data, Ellipsis, res._data)
+    try:
+        x1._device._ops["setitem"](x1._data, Ellipsis, res._data)
+    except ValueError as exc:
+        # memory read-only at the source (a read-only NumPy array), or a lazy
+        # handle's own flag: the backend refuses, as NumPy does
+        if is_readonly_failure(exc):
+            raise readonly_error(where) from None
+        raise
     return x1
 
 

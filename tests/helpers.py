@@ -51,6 +51,15 @@ def host(x: Any) -> np.ndarray:
     return np.asarray(x.to_device(CPU0))
 
 
+def computed(x: Any) -> Any:
+    """``x`` itself, after running its graph if it is an Array on a lazy
+    device: a check of values that a lazy device makes part of the graph
+    raises here (eager devices raise in the call that made ``x``)."""
+    if type(x) is xp.Array and x.device.kind == "dask":
+        host(x)
+    return x
+
+
 def to_np(obj: Any, *args: Any, **kwargs: Any) -> np.ndarray:
     """``numpy.asarray`` that first moves an Array on another device to the CPU
     (so that a test can run with any default device)."""

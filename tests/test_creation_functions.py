@@ -24,6 +24,8 @@ from .helpers import (
     rng_array,
 )
 
+DEFAULT = xp.__array_namespace_info__().default_device()  # the CPU unless set
+
 # --- asarray ---------------------------------------------------------------------
 
 
@@ -107,13 +109,23 @@ def test_asarray_numpy_scalar_with_another_dtype_is_an_array():
 
 
 def test_asarray_numpy_array_is_not_copied_by_default():
+    # The CPU shares a NumPy array's memory.  (With the lazy dask device as
+    # the default, the CPU is asked for explicitly: that device, as any that
+    # is not the CPU, holds its own copy, checked below.)
+    on_cpu = {"device": CPU0} if LAZY_DEFAULT else {}
     a = np.arange(3.0)
-    x = xp.asarray(a)
+    x = xp.asarray(a, **on_cpu)
     a[0] = 7.0
     assert float(x[0]) == 7.0
-    y = xp.asarray(a, copy=False)
+    y = xp.asarray(a, copy=False, **on_cpu)
     a[1] = 8.0
     assert float(y[1]) == 8.0
+    if LAZY_DEFAULT:
+        z = xp.asarray(a)
+        a[2] = 9.0
+        assert float(z[2]) == 2.0
+        with pytest.raises(ValueError, match="copy=False"):
+            xp.asarray(a, copy=False)
 
 
 def test_asarray_copy_true_copies_numpy_arrays():
@@ -233,7 +245,7 @@ def test_dtype_argument_must_be_ours(dtype):
 @given(shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))
 def test_zeros_ones_empty_shapes(shape):
     for func, expected in ((xp.zeros, np.zeros(shape)), (xp.ones, np.ones(shape))):
-        assert_matches(func(shape), expected, device=CPU0)
+        assert_matches(func(shape), expected, device=DEFAULT)
     e = xp.empty(shape)
     assert e.shape == shape
     assert e.dtype == xp.float64

@@ -41,6 +41,12 @@ CREATION = frozenset(
 # gathers of bound index objects (lazy arrays have no memory layout).
 ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
 
+# Entries the dask table has beyond the CPU table's names: ``raise_if(value,
+# flag, exc)``, the optional entry with which the front end makes a check of
+# values part of the graph instead of computing it (eager tables leave it out
+# and the front end tests the flag itself).
+EXTRA = ("raise_if",)
+
 
 def _dask_installed() -> bool:
     """Whether dask.array can be imported, without importing anything
@@ -225,7 +231,7 @@ class DaskBackend:
         from ocean_array_api._backend import get_backend, missing_op
 
         cpu = get_backend("cpu")
-        names = list(cpu.ops) if cpu is not None else []
+        names = [*(cpu.ops if cpu is not None else ()), *EXTRA]
         table: dict[str, Any] = {}
         for name in names:
             table[name] = self._forward(name, missing_op)
@@ -436,7 +442,9 @@ class DaskBackend:
 
         if index:
             return _on_device(_cuda().from_dlpack(obj, index - 1, copy), index - 1)
-        host = np.from_dlpack(obj, copy=copy)
+        # the graph references its chunks' memory: a copy unless copy=False,
+        # so that the producer's later writes do not reach the graph
+        host = np.from_dlpack(obj, copy=True if copy is None else copy)
         return from_numpy(host)
 
     def to_dlpack(

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -199,7 +201,7 @@ def kernels() -> Any:
     chunks, the CUDA table's on a GPU (missing ones raise when called)."""
     g = _current.get()
     if g is None:
-        return _cpu_ops()
+        return CPU_KERNELS
     return CudaKernels(g.cuda)
 
 
@@ -268,7 +270,26 @@ def from_device(arr: Any, chunks: Any = "auto") -> Any:
         # dask's automatic chunks divide by zero for empty shapes, and cannot
         # size object chunks (which the front end then reports as bad input)
         chunks = arr.shape
-    return da.from_array(arr, chunks=chunks, asarray=False, name=False)
+    return embed(arr, chunks)
+
+
+def embed(arr: Any, chunks: Any) -> Any:
+    """A dask array whose chunks are views of ``arr`` (a NumPy or CuPy
+    array), which the graph references: no copy.
+
+    Note: ``dask.array.from_array`` copies a NumPy or CuPy array first (since
+    dask 2025), which would double the memory of every array made from host
+    data and break ``asarray(a, copy=False)``; the chunks here are the views
+    it would slice from its copy.
+    """
+    chunks = da.core.normalize_chunks(chunks, arr.shape, dtype=arr.dtype)
+    name = f"array-{uuid.uuid4().hex}"
+    keys = itertools.product([name], *(range(len(c)) for c in chunks))
+    slices = da.core.slices_from_chunks(chunks)
+    # (..., ) keeps a 0-d chunk an array (arr[()] would be a scalar)
+    dsk = {k: arr[(*s, Ellipsis)] for k, s in zip(keys, slices, strict=True)}
+    meta = da.utils.meta_from_array(arr, ndim=arr.ndim)
+    return da.Array(dsk, name, chunks, meta=meta)
 
 
 def module() -> Any:
@@ -324,7 +345,7 @@ class CudaKernels:
         self.cuda = cuda
 
     def __getitem__(self, name: str) -> Callable[..., Any]:
-        func = self.cuda.ops.get(name)
+        func = original(self.cuda.ops.get(name))
         if func is not None and not getattr(func, "_ocean_missing", False):
             return func  # type: ignore[no-any-return]
 
@@ -345,3 +366,38 @@ class CudaKernels:
 
 def _cpu_ops() -> dict[str, Any]:
     return _cpu.ops  # type: ignore[no-any-return]
+
+
+def original(func: Any) -> Any:
+    """``func`` without the wrappers of ``ocean_ext.instrument`` (marked
+    ``_ocean_instrumented``).
+
+    Per-chunk kernels are captured when a graph (or this backend's table) is
+    built and run when it is computed: a wrapper captured inside an
+    instrument block would stay in the table after the block, and would
+    count the CPU kernel of every chunk, under the kind ``cpu``, in whatever
+    block is active when the graph runs.  Instrumentation counts the dask
+    table's own entries instead.
+    """
+    while getattr(func, "_ocean_instrumented", False):
+        func = func.__wrapped__
+    return func
+
+
+class CpuKernels:
+    """The CPU table's entries, by name, as per-chunk kernels (never an
+    instrumentation wrapper, see :func:`original`)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return original(_cpu.ops[name])  # type: ignore[no-any-return]
+
+    def __contains__(self, name: str) -> bool:
+        return name in _cpu_ops()
+
+    def items(self) -> list[tuple[str, Callable[..., Any]]]:
+        return [(name, self[name]) for name in _cpu_ops()]
+
+
+CPU_KERNELS = CpuKernels()

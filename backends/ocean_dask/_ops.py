@@ -42,7 +42,6 @@ from typing import Any
 import dask.array as da
 import numpy as np
 from dask.array.core import elemwise
-from ocean_cpu import backend as _cpu
 from ocean_cpu._common import ELEMENTWISE, reduced
 
 from . import _chunks, _contract, _cusort, _sort
@@ -68,7 +67,7 @@ def from_numpy(host: Any, chunks: Any = "auto") -> LazyArray:
         # end sees the dtype and reports the input it cannot take
         chunks = host.shape
     chunks = _chunks_for(host.shape, chunks) if chunks == "auto" else chunks
-    return LazyArray(da.from_array(host, chunks=chunks, name=False))
+    return LazyArray(_chunks.embed(host, chunks))
 
 
 def _out(res: Any) -> Any:
@@ -97,9 +96,11 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
         if out is not None:
-            if tuple(res.shape) != tuple(out.arr.shape):
+            if _shape_of(res) != out.shape:
                 # Note: as NumPy's out=: an in-place operator cannot broadcast
-                # its target to a new shape.
+                # its target to a new shape.  (None, a data-dependent size,
+                # compares equal to None: the chunks then meet when the graph
+                # runs, where sizes that differ raise NumPy's ValueError.)
                 msg = (
                     f"non-broadcastable output operand with shape "
                     f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
@@ -169,6 +170,23 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     if hi is None:
         return elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
     return elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
+
+
+def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
+    """``value``, whose chunks raise ``exc`` when they are computed if the
+    0-d boolean ``flag`` is true: a check of values that runs with the graph
+    (the front end's ``raise_if``), so that building the result computes
+    nothing."""
+
+    def check(v: Any, f: Any) -> Any:
+        if bool(f):
+            raise exc
+        return v
+
+    ind = tuple(range(value.ndim))
+    return da.blockwise(
+        check, ind, value, ind, flag, (), dtype=value.dtype, meta=value._meta
+    )
 
 
 def _where(cond: Any, x1: Any, x2: Any) -> Any:
@@ -277,13 +295,45 @@ def _concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
         axis = 0
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
+    if _unknown_elsewhere(arrays, axis, "concat()"):
+        return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=True)
     return da.concatenate(arrays, axis=axis)
 
 
 def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
+    if _unknown_elsewhere(arrays, None, "stack()"):
+        new = (slice(None),) * axis + (None,)
+        return da.concatenate(
+            [a[new] for a in arrays], axis=axis, allow_unknown_chunksizes=True
+        )
     return da.stack(arrays, axis=axis)
+
+
+def _unknown_elsewhere(arrays: Sequence[Any], axis: int | None, where: str) -> bool:
+    """Whether some of ``arrays`` have data-dependent sizes (after a mask) on
+    an axis other than ``axis``, where they are joined chunk by chunk.
+
+    Note: dask refuses to join them, as it cannot check those sizes.  Arrays
+    cut alike there (e.g. masked by the same mask) join chunk by chunk, and a
+    pair of chunks whose sizes differ raises NumPy's ValueError when the graph
+    runs; arrays cut differently cannot be aligned without computing.
+    """
+    others = [
+        a.chunks if axis is None else a.chunks[:axis] + a.chunks[axis + 1 :]
+        for a in arrays
+    ]
+    if not any(_unknown(c) for dims in others for dim in dims for c in dim):
+        return False
+    if len({tuple(len(d) for d in o) for o in others}) != 1:
+        msg = (
+            f"{where}: the arrays have sizes that depend on the data (None) in "
+            "differently chunked arrays, which the dask device cannot align "
+            "lazily; compute them first (ocean_ext.compute)"
+        )
+        raise NotImplementedError(msg)
+    return True
 
 
 def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
@@ -1162,7 +1212,7 @@ def _apply_gufunc(
 
 
 def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
+    c = _chunks.CPU_KERNELS if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def unary(name: str, sig: str) -> Callable[..., Any]:
         return lambda x: _gufunc(c[name], sig, x)
@@ -1307,7 +1357,7 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
 
 # --- fft --------------------------------------------------------------------
 def _fft_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
-    c = _cpu.ops if c is None else c  # per-chunk kernels (CPU or CUDA table)
+    c = _chunks.CPU_KERNELS if c is None else c  # per-chunk kernels (CPU or CUDA table)
 
     def one_dim(name: str) -> Callable[..., Any]:
         cpu = c[name]
@@ -1397,7 +1447,7 @@ def _ext_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
     reductions widen each chunk once (CPU kernels) and reduce in the
     accumulator dtype, which is what the front end expects back.  (``c``:
     the CUDA table's kernels for CuPy chunks.)"""
-    c = _cpu.ops if c is None else c
+    c = _chunks.CPU_KERNELS if c is None else c
     ops: dict[str, Callable[..., Any]] = {}
     for name, func in c.items():
         base, _, ext = name.partition(".")
@@ -1436,7 +1486,7 @@ def _ext_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
 
 def _probe_of(c: Any, name: str) -> Callable[..., Any] | None:
     """The CPU entry ``name`` when ``c`` is the CUDA kernels (see _chunkwise)."""
-    return None if c is _cpu.ops else _cpu.ops[name]
+    return None if c is _chunks.CPU_KERNELS else _chunks.CPU_KERNELS[name]
 
 
 def _blockwise_ext(func: Callable[..., Any], kind: str) -> Callable[..., Any]:
@@ -1488,7 +1538,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
     """The table over NumPy chunks, or (``gpu``) over CuPy chunks: the same
     entries with the CUDA table's per-chunk kernels, run by the backend with
     a GPU current (``_chunks.on_gpu``)."""
-    c = _cpu.ops if not gpu else _chunks.CudaKernels(_chunks.cuda_backend())
+    c = _chunks.CPU_KERNELS if not gpu else _chunks.CudaKernels(_chunks.cuda_backend())
     raw: dict[str, Callable[..., Any]] = {
         name: _chunkwise(c[name], _probe_of(c, name))
         for name in ELEMENTWISE
@@ -1497,6 +1547,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
     raw.update(
         {
             "clip": _clip,
+            "raise_if": _raise_if,
             "where": _where,
             "astype": lambda x, dtype, copy: x.astype(dtype),
             "copy": lambda x: x.copy(),

@@ -48,6 +48,8 @@ import dask.array as da
 import numpy as np
 from dask.array.reductions import cumreduction
 
+from ._chunks import CPU_KERNELS
+
 __all__ = [
     "argsort",
     "sort",
@@ -84,9 +86,7 @@ def _ragged(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 def _cpu_sort_rows(v: np.ndarray) -> np.ndarray:
     """Each row of ``v`` sorted stably (equal floats that differ in their bits,
     signed zeros and NaNs, keep their order) by the CPU table's fast sort."""
-    from ocean_cpu import backend as cpu
-
-    return cpu.ops["sort"](v, 1, False, True)  # type: ignore[no-any-return]
+    return CPU_KERNELS["sort"](v, 1, False, True)  # type: ignore[no-any-return]
 
 
 def _sort_chunk(
@@ -535,9 +535,7 @@ def _one_chunk_sort(x: Any, axis: int, descending: bool) -> Any:
     """Each chunk sorted along ``axis`` (whole in every chunk) by the CPU
     table's sort: NumPy's fastest sort, with the stable order of equal floats
     (signed zeros, NaN payloads) restored, and native byte order."""
-    from ocean_cpu import backend as cpu
-
-    func = cpu.ops["sort"]
+    func = CPU_KERNELS["sort"]
     return x.map_blocks(
         lambda b: func(b, axis, descending, True),
         dtype=x.dtype.newbyteorder("="),
@@ -576,9 +574,7 @@ def argsort(x: Any, axis: int, descending: bool, stable: bool) -> Any:
 def _one_chunk_unknown(x: Any, name: str) -> Any:
     """``unique_*`` of a 1-D array of one chunk of unknown length: the CPU
     entry on that chunk, output by output (all of unknown length)."""
-    from ocean_cpu import backend as cpu
-
-    func = cpu.ops[name]
+    func = CPU_KERNELS[name]
     probe = func(np.zeros(1, dtype=x.dtype))
     if not isinstance(probe, tuple):
         return x.map_blocks(func, dtype=probe.dtype, chunks=((np.nan,),))

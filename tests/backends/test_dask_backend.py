@@ -97,12 +97,14 @@ def test_mixing_with_cpu_is_a_device_error():
 
 def test_the_table_covers_the_cpu_table_but_the_flat_gathers():
     from ocean_cpu import backend as cpu
-    from ocean_dask._backend import ABSENT
+    from ocean_dask._backend import ABSENT, EXTRA
     from ocean_dask._ops import build_ops
 
     real = build_ops()
     assert set(cpu.ops) - set(real) == ABSENT
-    assert set(DASK._ops) == set(cpu.ops)
+    # and the optional entries of lazy tables (``raise_if``)
+    assert set(real) - set(cpu.ops) == set(EXTRA)
+    assert set(DASK._ops) == set(cpu.ops) | set(EXTRA)
 
 
 def test_listing_devices_imports_no_dask():
@@ -834,6 +836,35 @@ def test_empty_arrays_where_dask_fails_on_them():
     assert values(s).shape == (1, 0)
 
 
+def test_clip_with_a_wider_integer_bound_checks_it_when_computed(runs):
+    # The range check of a bound array wider than x's dtype is part of the
+    # graph: clip() computes nothing, the result raises the CPU's
+    # OverflowError when it runs, and bounds that fit give the exact result.
+    x = chunked(np.array([1, 50, 100, -7], dtype=np.int8), 2)
+    too_big = chunked(np.array([0, 300, 0, 0], dtype=np.int16), 2)
+    too_small = xp.asarray(-200, dtype=xp.int16, device="dask")
+    for kwargs, name in (({"min": too_big}, "min"), ({"max": too_small}, "max")):
+        y = xp.clip(x, **kwargs)
+        assert runs["n"] == 0
+        assert y.dtype == xp.int8
+        with pytest.raises(OverflowError, match=rf"clip\(\): `{name}` holds a value"):
+            values(y)
+        runs["n"] = 0
+    lo = chunked(np.array([10, -300, 60, 0], dtype=np.int16), 2)
+    hi = xp.asarray(1000, dtype=xp.int16, device="dask")
+    y = xp.clip(x, lo, hi)
+    assert runs["n"] == 0
+    np.testing.assert_array_equal(values(y), np.array([10, 50, 100, 0], np.int8))
+    assert runs["n"] == 1
+    # the check runs on every chunk of the result, not only the first
+    z = xp.clip(
+        chunked(np.zeros(6, dtype=np.uint8), 2),
+        max=xp.asarray([-1, 0, 0, 0, 0, 1], dtype=xp.int16, device="dask"),
+    )
+    with pytest.raises(OverflowError, match="clip"):
+        values(z[4:])
+
+
 # --- bad input ------------------------------------------------------------------
 def test_bridge_functions_reject_bad_input():
     with pytest.raises(TypeError, match=r"from_dask\(\): `darr` must be a dask"):
@@ -901,6 +932,28 @@ def test_from_dask_converts_byteswapped_chunks_lazily():
     np.testing.assert_array_equal(values(y + 1), np.arange(6) + 1)
 
 
+def test_host_data_is_copied_once_onto_the_device(runs):
+    # asarray() copies NumPy data onto the dask device (as to any device that
+    # is not the CPU); the handle's chunks are views of that one copy (dask's
+    # from_array would copy it a second time).
+    import tracemalloc
+
+    a = np.arange(2_000_000, dtype=np.float64)  # 16 MB
+    tracemalloc.start()
+    try:
+        x = xp.asarray(a, device="dask")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert a.nbytes <= peak < 1.5 * a.nbytes
+    assert runs["n"] == 0
+    a[0] = -1.0  # the copy is the device's own
+    assert float(x[0]) == 0.0
+    np.testing.assert_array_equal(values(x[1:]), np.arange(1, 2_000_000))
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(a, device="dask", copy=False)
+
+
 # --- ocean_ext features on chunks -------------------------------------------------
 def test_float16_and_complex32_run_the_cpu_kernels_per_chunk():
     a = np.linspace(-2, 2, 11, dtype=np.float16)
@@ -928,6 +981,28 @@ def test_instrumentation_counts_dask_kernels():
         xp.sum(x)
     assert stats["add"].count == 1
     assert stats["sum"].count == 1
+    assert stats.kinds == ("dask",)
+
+
+def test_instrumentation_stays_out_of_per_chunk_kernels():
+    # The table captures the CPU kernels it runs per chunk when it is built.
+    # Built inside an instrument block, it captured the block's wrappers and
+    # kept them: every later computation counted each chunk's CPU kernel
+    # under "cpu" in whatever block was active.
+    from ocean_dask._ops import build_ops
+
+    x = on_dask(np.linspace(0.0, 1.0, 10), chunks=3)
+    with ocean_ext.instrument():
+        table = build_ops()  # as when the first dask call is in a block
+    with ocean_ext.instrument() as stats:
+        y = table["sin"](x._data)
+        sorted_y = table["sort"](y, 0, False, True)
+        np.testing.assert_array_equal(
+            DASK._backend.to_host(sorted_y), np.sort(np.sin(np.linspace(0, 1, 10)))
+        )
+    assert "cpu" not in stats.kinds
+    assert stats["sin"].count == 0
+    assert stats["sort"].count == 0
 
 
 def test_read_only_arrays_refuse_writes():
@@ -938,6 +1013,17 @@ def test_read_only_arrays_refuse_writes():
         x[0] = 2.0
     with pytest.raises(ocean_ext.ReadOnlyError):
         x += 1.0
+    # `@=` of float16/complex32 (their own kernels, then a store) raised the
+    # handle's bare ValueError
+    for dt in (ocean_ext.float16, ocean_ext.complex32):
+        m = xp.ones((2, 2), dtype=dt, device="dask")
+        ocean_ext.set_readonly(m)
+        with pytest.raises(ocean_ext.ReadOnlyError, match=r"\(@=\)"):
+            m @= m
+        ocean_ext.set_readonly(m, False)
+        m @= m
+        want = np.full((2, 2), 2.0, dtype=np.float32)
+        np.testing.assert_array_equal(values(xp.astype(m, xp.complex64)), want)
 
 
 def test_compute_modes_refuse_lazy_arrays_except_standard(runs):
@@ -1024,3 +1110,44 @@ def test_index_arrays_out_of_bounds_raise_when_computed(runs):
         runs["n"] = 0
     k = xp.asarray([-10, 9, 0, -1], device="dask")
     np.testing.assert_array_equal(values(x[k]), np.arange(10)[[-10, 9, 0, -1]])
+
+
+def test_data_dependent_sizes_in_in_place_operators_and_concat(runs):
+    # An in-place operator on an array of data-dependent length compared
+    # dask's nan sizes (never equal) and refused; concat along another axis
+    # of arrays masked alike failed in dask.
+    a = np.arange(12.0)
+    x = chunked(a, 4)
+    sel = x[x > 2.0]  # (None,)
+    sel *= 2.0
+    assert sel.shape == (None,)
+    both = xp.stack([sel, sel + 1.0], axis=1)  # (None, 2)
+    joined = xp.concat([both, both[:, :1]], axis=1)
+    assert joined.shape == (None, 3)
+    assert runs["n"] == 0
+    want = a[a > 2.0] * 2.0
+    np.testing.assert_array_equal(values(sel), want)
+    np.testing.assert_array_equal(
+        values(joined), np.stack([want, want + 1.0, want], axis=1)
+    )
+    # arrays cut differently on the unknown axis cannot be aligned lazily
+    other = chunked(a, 6)
+    other = xp.stack([other[other > 2.0]] * 2, axis=1)
+    with pytest.raises(NotImplementedError, match=r"concat\(\).*dask"):
+        xp.concat([both, other], axis=1)
+
+
+def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
+    singular = [[1.0, 2.0], [2.0, 4.0]]
+    for func in (
+        xp.linalg.inv,
+        xp.linalg.cholesky,
+        lambda x: xp.linalg.matrix_power(x, -2),
+    ):
+        with pytest.raises(ValueError) as theirs:
+            func(xp.asarray(singular, device=CPU))
+        y = func(xp.asarray(singular, device="dask"))
+        assert runs["n"] == 0
+        with pytest.raises(type(theirs.value)):
+            values(y)
+        runs["n"] = 0

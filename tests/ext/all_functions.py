@@ -956,7 +956,13 @@ def assert_same(got: Any, want: Any, where: str) -> None:
 
 def _call(func: Case, env: Env) -> tuple[Any, BaseException | None]:
     try:
-        return func(env), None
+        res = func(env)
+        # a lazy device (dask) raises for bad values when the result runs:
+        # run it here, so that the error counts as the call's
+        lazy = [r for r in _arrays(res) if r.device.kind == "dask"]
+        if lazy:
+            ocean_ext.compute(*lazy)
+        return res, None
     except (TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError) as exc:
         return None, exc
     except np.linalg.LinAlgError as exc:

@@ -56,9 +56,13 @@ def round_f32(x: Any) -> np.ndarray:
 
 
 def c32_from_parts(parts: np.ndarray) -> Any:
-    """A complex32 Array from float16 data of shape (..., 2)."""
+    """A complex32 Array on the default device from float16 data of shape
+    (..., 2).  (The view of NumPy memory is on a CPU device; the copy goes to
+    the default device, which the suite may set to another, e.g. dask.)"""
     return xp.asarray(
-        ocean_ext.view_as_complex(np.ascontiguousarray(parts, dtype=F16)), copy=True
+        ocean_ext.view_as_complex(np.ascontiguousarray(parts, dtype=F16)),
+        copy=True,
+        device=xp.__array_namespace_info__().default_device(),
     )
 
 

@@ -4,6 +4,8 @@ tests/ext/test_portability.py: SCIPY_ARRAY_API must be set before SciPy is
 imported).  Prints one JSON object: per case, whether the results agree and
 the violations' functions and locations."""
 
+# ruff: noqa: E402  (sys.path is set before the imports, see below)
+
 from __future__ import annotations
 
 import json
@@ -11,6 +13,11 @@ import os
 import sys
 
 os.environ["SCIPY_ARRAY_API"] = "1"
+# Python puts this script's folder first on sys.path, where tests/ext/sparse
+# would stand in for pydata/sparse (dask.array imports `sparse` when it is
+# importable: the dask device as the default then failed on import)
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
 
 import numpy as np
 import sklearn

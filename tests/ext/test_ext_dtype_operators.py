@@ -17,7 +17,7 @@ import pytest
 import ocean_array_api as xp
 import ocean_ext
 
-from ..helpers import host
+from ..helpers import CPU0, host
 
 EXT = {
     "float16": (ocean_ext.float16, xp.float32),
@@ -97,3 +97,24 @@ def test_in_place_matmul_checks_read_only_and_shape(ext):
     ocean_ext.set_readonly(b)
     with pytest.raises(ocean_ext.ReadOnlyError):
         b @= b
+
+
+@pytest.mark.parametrize("ext", EXT)
+def test_in_place_matmul_into_memory_read_only_at_the_source(ext):
+    # Memory that came in read-only (a read-only NumPy array: no set_readonly
+    # region, the backend refuses the write) made `@=` raise NumPy's bare
+    # ValueError instead of ReadOnlyError.  The CPU explicitly: only it shares
+    # memory with NumPy arrays.
+    dt, proxy = EXT[ext]
+    a = np.ones((2, 2) if ext == "float16" else (2, 2, 2), dtype=np.float16)
+    a.flags.writeable = False
+    if ext == "float16":
+        x = xp.asarray(a, dtype=dt, device=CPU0)
+    else:
+        x = ocean_ext.view_as_complex(a)  # the same memory, as complex32
+    assert x.device == CPU0
+    assert ocean_ext.is_readonly(x)
+    with pytest.raises(ocean_ext.ReadOnlyError, match=r"matmul\(\) \(@=\)"):
+        x @= x
+    want = np.ones((2, 2)) if ext == "float16" else np.full((2, 2), 1 + 1j)
+    np.testing.assert_array_equal(host(xp.astype(x, proxy)), want)

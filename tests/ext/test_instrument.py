@@ -36,10 +36,11 @@ def test_counts_calls_per_kernel():
 
 def test_per_device_kind():
     x = xp.ones(10)
+    kind = x.device.kind  # "cpu" unless the suite runs on another default
     with ocean_ext.instrument() as stats:
         xp.sin(x)
-    assert stats.kinds == ("cpu",)
-    assert stats.device("cpu")["sin"].count == 1
+    assert stats.kinds == (kind,)
+    assert stats.device(kind)["sin"].count == 1
     assert stats.device("cuda") == {}
 
 
@@ -104,11 +105,12 @@ def test_results_unchanged_by_instrumentation():
 
 
 def test_repr_lists_kernels():
+    x = xp.ones(3)
     with ocean_ext.instrument() as stats:
-        xp.exp(xp.ones(3))
+        xp.exp(x)
     text = repr(stats)
     assert "exp" in text
-    assert "cpu" in text
+    assert x.device.kind in text  # "cpu" unless the suite runs on another default
 
 
 def test_an_instrument_object_can_be_entered_again_and_nested():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -115,7 +116,15 @@ def test_inside_the_block_computes_what_numpy_computes(ours, numpy, where):
     else:
         assert isinstance(got, Array)
         assert str(got.dtype) == expected.dtype.name
-        assert got.shape == expected.shape
+        # (a lazy device gives None for a size that depends on the values)
+        lazy = got.device.kind == "dask"
+        assert got.shape == expected.shape or (
+            lazy
+            and len(got.shape) == expected.ndim
+            and all(
+                s in (None, e) for s, e in zip(got.shape, expected.shape, strict=True)
+            )
+        )
         np.testing.assert_array_equal(_np(got), expected)
     assert where in [(v.function, v.argument) for v in report.violations]
     first = int(_line_of("CASES = [").rsplit(":", 1)[1])
@@ -282,9 +291,15 @@ def test_results_stay_on_the_callers_device():
 )
 def test_scipy_and_sklearn_functions_that_break_the_standard():
     # A subprocess: SciPy reads SCIPY_ARRAY_API when first imported.
+    # On the CPU, whatever the suite's default device: SciPy's iterative
+    # elementwise methods (derivative, find_root, tanhsinh) shrink their
+    # work arrays with masks and test convergence with bool() each step,
+    # which a lazy device (dask) can only do by computing every step; what
+    # the report records does not depend on the device.
+    env = {k: v for k, v in os.environ.items() if k != "OCEAN_ARRAY_API_DEFAULT_DEVICE"}
     proc = subprocess.run(
         [sys.executable, str(HERE.parent / "portability_downstream.py")],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True, text=True, timeout=300, check=False, env=env,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     cases = json.loads(proc.stdout)

@@ -16,8 +16,24 @@ import ocean_ext
 from ocean_array_api import _ext_hooks as _hooks
 from ocean_ext import ReadOnlyError, _readonly
 
-from ..helpers import CPU1, host, run_python
+from ..helpers import CPU0, CPU1, LAZY_DEFAULT, host, run_python
 from . import all_functions as af
+
+
+@pytest.fixture
+def _cpu_default():
+    """The CPU as the default device, for the tests of read-only *memory*
+    (views sharing it, NumPy's flags, regions, shares_memory): a lazy device
+    (dask) has none.  Its arrays are graphs, a view is another graph, and
+    read-only is a flag of each array (tests/backends/test_dask_backend.py)."""
+    if LAZY_DEFAULT:
+        with CPU0:
+            yield
+    else:
+        yield
+
+
+cpu_memory = pytest.mark.usefixtures("_cpu_default")
 
 # --- every write path -------------------------------------------------------------
 INPLACE = {
@@ -87,6 +103,7 @@ def test_every_write_path_raises_on_a_read_only_array(dtype):
         m @= xp.eye(3, dtype=dtype)
 
 
+@cpu_memory
 def test_views_made_before_and_after_are_read_only(dtype):
     x = xp.reshape(xp.arange(12, dtype=dtype), (3, 4))
     before = [x[1], x[:, 1:3], x.mT, xp.reshape(x, (12,)), x[...], xp.flip(x, axis=0)]
@@ -105,6 +122,7 @@ def test_views_made_before_and_after_are_read_only(dtype):
     np.testing.assert_array_equal(host(x), np.arange(12).reshape(3, 4))
 
 
+@cpu_memory
 def test_numpy_level_writes_are_refused_too():
     x = xp.arange(4.0)
     ocean_ext.set_readonly(x)
@@ -114,6 +132,7 @@ def test_numpy_level_writes_are_refused_too():
         a[0] = 1.0
 
 
+@cpu_memory
 def test_a_read_only_view_protects_its_memory_in_the_base():
     x = xp.arange(10.0)
     ocean_ext.set_readonly(x[2:5])
@@ -128,6 +147,7 @@ def test_a_read_only_view_protects_its_memory_in_the_base():
     assert float(x[5]) == 2.0
 
 
+@cpu_memory
 def test_strided_regions_are_exact():
     x = xp.arange(10.0)
     ocean_ext.set_readonly(x[::2])
@@ -141,6 +161,7 @@ def test_strided_regions_are_exact():
     np.testing.assert_array_equal(host(x)[1::2], -1.0)
 
 
+@cpu_memory
 def test_arrays_from_read_only_numpy_arrays(dtype):
     base = np.arange(7).astype(str(dtype))
     base.flags.writeable = False
@@ -157,6 +178,7 @@ def test_arrays_from_read_only_numpy_arrays(dtype):
     c[0] = 5
 
 
+@cpu_memory
 def test_set_readonly_false_follows_numpy_for_owned_memory():
     a = np.arange(3.0)
     a.flags.writeable = False
@@ -166,6 +188,7 @@ def test_set_readonly_false_follows_numpy_for_owned_memory():
     assert a[0] == 5.0
 
 
+@cpu_memory
 def test_read_only_numpy_memory_from_a_buffer():
     x = xp.asarray(np.frombuffer(b"\x00" * 16, dtype=np.float64))
     assert ocean_ext.is_readonly(x)
@@ -173,6 +196,7 @@ def test_read_only_numpy_memory_from_a_buffer():
         x[0] = 1.0
 
 
+@cpu_memory
 def test_set_readonly_false_releases():
     x = xp.arange(6.0)
     v = x[1:4]
@@ -192,6 +216,7 @@ def test_set_readonly_false_releases():
     np.testing.assert_array_equal(host(x), [11.0, 12.0, 1.0, 4.0, 5.0, 6.0])
 
 
+@cpu_memory
 def test_set_readonly_false_on_a_view_of_read_only_memory_raises():
     x = xp.arange(6.0)
     v = x[1:3]
@@ -202,6 +227,7 @@ def test_set_readonly_false_on_a_view_of_read_only_memory_raises():
     assert ocean_ext.is_readonly(v)  # nothing changed
 
 
+@cpu_memory
 def test_set_readonly_false_on_the_base_releases_read_only_views():
     x = xp.arange(6.0)
     v = x[1:3]
@@ -256,6 +282,7 @@ def test_results_of_functions_on_read_only_arrays_are_writable():
         r[0] = -1.0
 
 
+@cpu_memory
 def test_byteswapped_read_only_arrays():
     s = ocean_ext.byteswap(xp.arange(4.0))
     ocean_ext.set_readonly(s)
@@ -267,6 +294,7 @@ def test_byteswapped_read_only_arrays():
 
 
 # --- zero cost when unused -------------------------------------------------------
+@cpu_memory
 def test_the_checker_is_installed_only_while_memory_is_read_only():
     gc.collect()
     assert (_hooks._check is _hooks._writable_default) == (not _readonly._regions)
@@ -320,6 +348,7 @@ def test_every_function_accepts_read_only_input(name, data):
 
 
 # --- shares_memory -------------------------------------------------------------------
+@cpu_memory
 @given(
     st.slices(12),
     st.slices(12),
@@ -331,6 +360,7 @@ def test_shares_memory_matches_numpy(s1, s2):
     assert ocean_ext.shares_memory(x[s1], a[s2]) == np.shares_memory(a[s1], a[s2])
 
 
+@cpu_memory
 def test_shares_memory_cases():
     x = xp.arange(6.0)
     assert ocean_ext.shares_memory(x, x)
@@ -417,7 +447,8 @@ def test_inplace_operator_with_an_overlapping_operand(a, k):
 
 def test_sparse_arrays_use_their_own_flag():
     sparse = pytest.importorskip("ocean_ext.sparse")
-    s = sparse.COO.from_dense(xp.eye(3))
+    # (on the CPU: sparse arrays are not offered on the lazy dask device)
+    s = sparse.COO.from_dense(xp.eye(3, device=CPU0))
     v = s[1:]
     ocean_ext.set_readonly(s)
     assert ocean_ext.is_readonly(s)
