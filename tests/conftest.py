@@ -86,9 +86,7 @@ TEST_DASK = _dask == "1" or (
     _dask == "auto" and xp.__array_namespace_info__().default_device().kind == "dask"
 )
 ALL_DEVICES = tuple(
-    d
-    for d in xp.__array_namespace_info__().devices()
-    if d.kind != "dask" or TEST_DASK
+    d for d in xp.__array_namespace_info__().devices() if d.kind != "dask" or TEST_DASK
 )
 CUDA_DEVICES = tuple(d for d in ALL_DEVICES if d.kind == "cuda")
 CPU0 = xp.__array_namespace_info__().default_device()
