@@ -158,14 +158,14 @@ def _unwrap_tables() -> None:
 _fastpath_state: list[bool] = []
 
 
-def _step_aside_fastpath() -> None:
+def _step_aside_quick_paths() -> None:
     _ext_hooks.quick_setitem = False  # the Python front end's own quick path
     fp = getattr(_array_object, "_fp", None)
     if _array_object._FASTPATH and fp is not None:
         _fastpath_state.append(bool(fp._set_enabled(False)))
 
 
-def _restore_fastpath() -> None:
+def _restore_quick_paths() -> None:
     _ext_hooks.quick_setitem = True
     if _fastpath_state:
         _array_object._fp._set_enabled(_fastpath_state.pop())
@@ -184,7 +184,7 @@ class _Instrument:
         with _lock:
             if not _active:
                 _wrap_tables()
-                _step_aside_fastpath()
+                _step_aside_quick_paths()
             _active.append(stats)
             self._entered.append(stats)
         return stats
@@ -196,7 +196,7 @@ class _Instrument:
             del _active[next(i for i, s in enumerate(_active) if s is stats)]
             if not _active:
                 _unwrap_tables()
-                _restore_fastpath()
+                _restore_quick_paths()
 
 
 def instrument() -> AbstractContextManager[InstrumentStats]:

@@ -29,6 +29,8 @@ import ocean_array_api as xp
 from ocean_array_api import _array_object as _ao
 from ocean_array_api._devices import Device
 
+from .helpers import CPU0
+
 _CPU1 = Device("cpu", 1)
 
 BUILT = importlib.util.find_spec("ocean_array_api._fastpath") is not None
@@ -39,7 +41,6 @@ needs_fastpath = pytest.mark.skipif(
 )
 
 
-_CPU0 = Device("cpu", 0)
 _DEFAULT_IS_CPU = xp.__array_namespace_info__().default_device().kind == "cpu"
 
 
@@ -53,7 +54,7 @@ def _cpu_default():
     if _DEFAULT_IS_CPU:
         yield
     else:
-        with _CPU0:
+        with CPU0:
             yield
 
 

@@ -63,19 +63,6 @@ def _cupy_for_dask(monkeypatch):
         monkeypatch.setitem(sys.modules, "cupy", simcupy.xp)
 
 
-@pytest.fixture
-def runs():
-    """Counts graph executions: each call of the scheduler is one run."""
-    count = {"n": 0}
-
-    def counting_get(dsk, keys, **kwargs):
-        count["n"] += 1
-        return dask.get(dsk, keys, **kwargs)
-
-    with dask.config.set(scheduler=counting_get):
-        yield count
-
-
 def gpu_of(device):
     return device.index - 1
 
