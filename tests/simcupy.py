@@ -36,8 +36,10 @@ enforces the CuPy rules that a CPU-only code path would most easily break:
   ``b`` or ``a``'s exact batch shape; and ``linalg.inv``, ``solve`` and
   ``cholesky`` of singular input return NaN unless
   :func:`linalg_errstate` (``cupyx.errstate(linalg="raise")``) is active;
-  so does ``svd`` of input it cannot factorise (NaN), and ``matrix_power``
-  with a negative exponent inverts unchecked.
+  ``svd`` of input it cannot factorise (NaN) gives NaN even then, and
+  ``matrix_power`` with a negative exponent inverts unchecked; the batched
+  ``solve`` (a stack of matrices) fails on right-hand sides of no columns
+  (ZeroDivisionError).
 - More CuPy 14 numerics (the second review of its sources): float
   ``floor_divide`` is ``floor(x / y)``; a 1-D float sort (and so ``unique``,
   and ``isin``'s binary search) puts NaNs whose sign bit is set first;
@@ -45,7 +47,14 @@ enforces the CuPy rules that a CPU-only code path would most easily break:
   its reduction tree keeps); float16 ``nextafter`` gives NaN for an infinite
   ``x1`` and ``x1`` when the operands are equal; ``linspace`` refuses complex
   bounds (TypeError); there is no ``vecdot``; and assigning a Python zero to a
-  C-contiguous target (``x[0] = -0.0``) stores +0 (a memset).
+  C-contiguous target (``x[0] = -0.0``) stores +0 (a memset), as do
+  ``full``, ``fill`` and a 0-d ``array`` of host data (``array(-0.0)``).
+- Its kernels (``xp.add``, every function of the module) pickle by value, as
+  CuPy's Cython kernel objects do, and a loaded copy "unloads" the
+  original's CUDA module when it is freed: the original then raises
+  ``CUDADriverError`` (``CUDA_ERROR_INVALID_HANDLE``), as on a GPU.  dask
+  pickles and loads what it tokenizes, so a graph function that captures a
+  kernel fails here as it does on hardware.
 
 It does not simulate CuPy's other numerical deviations from NumPy (those need
 the real library and a GPU) nor streams beyond recording them.  Use it with
@@ -195,6 +204,16 @@ class SimArray(np.ndarray):
             raise TypeError(msg)
         return (self[i] for i in range(self.shape[0]))
 
+    def fill(self, value: Any) -> None:
+        """CuPy 14: a zero is written by memset (+0), other values by a
+        kernel."""
+        if type(value) is np.ndarray:
+            raise _unsupported(value)
+        base = self.view(np.ndarray)
+        base.fill(value.view(np.ndarray) if isinstance(value, SimArray) else value)
+        if not isinstance(value, SimArray) and base.flags.c_contiguous:
+            _memset_zero(base)
+
     def copy(self, order: str = "C") -> SimArray:  # type: ignore[override]
         out = np.array(self.view(np.ndarray), copy=True, order=order)
         return _to_device(out)
@@ -292,6 +311,14 @@ class SimArray(np.ndarray):
 
     def __reduce__(self) -> Any:  # pickling copies to the host
         return (np.asarray, (self.get(),))
+
+
+def _memset_zero(a: np.ndarray) -> np.ndarray:
+    """``a`` (filled with one value) as CuPy's fill() leaves it: a zero
+    value is written by memset, so a negative zero becomes +0."""
+    if a.dtype.kind in "fc" and a.size and not a.flat[0]:
+        a[...] = 0
+    return a
 
 
 def _racy_write(base: np.ndarray, key: Any, value: np.ndarray) -> None:
@@ -428,13 +455,147 @@ _INFO = {
 }  # fmt: skip
 
 
-def _wrapped(np_func: Any) -> Any:
-    def f(*args: Any, **kwargs: Any) -> Any:
-        return _call(np_func, args, kwargs)
+class CUDADriverError(RuntimeError):
+    """CuPy's ``cupy_backends.cuda.api.driver.CUDADriverError``."""
 
-    f.__name__ = getattr(np_func, "__name__", "f")
-    f.__wrapped__ = np_func  # type: ignore[attr-defined]
+
+# Handles of "CUDA modules" that a freed copy has unloaded (see _ModuleHandle).
+_unloaded: set[int] = set()
+_next_handle = iter(range(1, 1 << 62))
+
+
+class _ModuleHandle:
+    """The CUDA module of a compiled kernel, as CuPy 14 holds it.
+
+    CuPy's kernel objects (``cupy.add`` and every ufunc, ``ElementwiseKernel``,
+    ``ReductionKernel``) are Cython classes that pickle *by value*, with the
+    compiled modules they cache (``cupy.cuda.function.Module`` pickles its
+    raw handle).  A loaded copy holds the same handle and unloads it when it
+    is freed; every later launch of the original then fails with
+    ``CUDA_ERROR_INVALID_HANDLE`` (or crashes).  dask pickles and loads back
+    what it tokenizes, so a graph function that captures a CuPy kernel kills
+    it (seen on a real GPU).  Here: a copy made by unpickling marks the
+    handle unloaded when it is freed, and the kernel refuses to run.
+    """
+
+    __slots__ = ("__weakref__", "copy", "ptr")
+
+    def __init__(self, ptr: int | None = None) -> None:
+        self.copy = ptr is not None
+        self.ptr = next(_next_handle) if ptr is None else ptr
+
+    def __reduce__(self) -> Any:
+        return (_ModuleHandle, (self.ptr,))
+
+    def __del__(self) -> None:
+        if self.copy:
+            _unloaded.add(self.ptr)
+
+
+def _special_parts(v: np.ndarray) -> np.ndarray:
+    return ~np.isfinite(v) | (v == 0)
+
+
+def _thrust_special(np_func: Any) -> Any:
+    """CuPy 14's complex ``log``, ``log1p``, ``acosh``, ``tanh``, ``tan``
+    (thrust's): NaN + NaN j where both parts of the input are special (+-0,
+    +-inf, NaN) and one is not finite, where the standard has other values
+    for most (seen on a GPU for log(inf + NaN j), acosh(0 + NaN j),
+    tanh(0 + inf j), tan(inf - 0j), ...)."""
+
+    def f(x: Any, *args: Any, **kwargs: Any) -> Any:
+        res = np.asarray(np_func(x, *args, **kwargs))
+        if isinstance(x, np.ndarray) and x.dtype.kind == "c":
+            bad = (
+                _special_parts(x.real)
+                & _special_parts(x.imag)
+                & ~(np.isfinite(x.real) & np.isfinite(x.imag))
+            )
+            if bad.any():
+                res[np.broadcast_to(bad, res.shape)] = complex(np.nan, np.nan)
+        return res
+
     return f
+
+
+def _complex_abs(x: Any, *args: Any, **kwargs: Any) -> Any:
+    """CuPy 14's complex abs: sqrt(re**2 + im**2), unscaled (overflows to inf
+    for parts above about 1e154 in complex128; seen on a GPU)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind == "c":
+        with np.errstate(over="ignore", under="ignore"):
+            return np.sqrt(x.real * x.real + x.imag * x.imag, *args, **kwargs)
+    return np.abs(x, *args, **kwargs)
+
+
+def _log_by_division(base: float, np_func: Any) -> Any:
+    """CuPy 14's complex log2/log10: log(x) divided by complex(log(base)), a
+    complex division that turns infinite parts into NaN (log2(0j) is
+    -inf + NaN j; seen on a GPU)."""
+
+    def f(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if not (isinstance(x, np.ndarray) and x.dtype.kind == "c"):
+            return np_func(x, *args, **kwargs)
+        with np.errstate(all="ignore"):
+            res = np.log(x) / np.asarray(complex(np.log(base)), dtype=x.dtype)
+        out = kwargs.get("out")
+        if out is not None:
+            out[...] = res
+            return out
+        return res
+
+    return f
+
+
+def _fft_sorted_axes(np_func: Any, real_last: bool) -> Any:
+    """CuPy 14's n-d transforms sort ``axes`` but not the sizes ``s`` that go
+    with them (a real transform keeps its last axis last): fftn(x, s=(2, 1, 1),
+    axes=(1, 0, 2)) pads axis 0 (seen on a GPU)."""
+
+    def f(x: Any, s: Any = None, axes: Any = None, **kwargs: Any) -> Any:
+        if s is not None and axes is not None:
+            axes = list(axes)
+            axes = [*sorted(axes[:-1]), axes[-1]] if real_last else sorted(axes)
+        return np_func(x, s=s, axes=axes, **kwargs)
+
+    return f
+
+
+# NumPy functions that CuPy computes differently, by name
+_CUPY_NUMERICS: dict[str, Any] = {
+    "fftn": _fft_sorted_axes(np.fft.fftn, False),
+    "ifftn": _fft_sorted_axes(np.fft.ifftn, False),
+    "rfftn": _fft_sorted_axes(np.fft.rfftn, True),
+    "irfftn": _fft_sorted_axes(np.fft.irfftn, True),
+    **{n: _thrust_special(getattr(np, n)) for n in ("log", "log1p", "tanh", "tan")},
+    "arccosh": _thrust_special(np.arccosh),
+    "absolute": _complex_abs,
+    "log2": _log_by_division(2.0, np.log2),
+    "log10": _log_by_division(10.0, np.log10),
+}
+
+
+class _Kernel:
+    """A simulated CuPy kernel (a NumPy function under CuPy's rules) with a
+    :class:`_ModuleHandle`: pickled by value, as CuPy's are."""
+
+    def __init__(self, np_func: Any) -> None:
+        self.__name__ = getattr(np_func, "__name__", "f")
+        self.__wrapped__ = np_func
+        self._impl = _CUPY_NUMERICS.get(self.__name__, np_func)
+        self._module = _ModuleHandle()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._module.ptr in _unloaded:
+            msg = "CUDA_ERROR_INVALID_HANDLE: invalid resource handle"
+            raise CUDADriverError(msg)
+        return _call(self._impl, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<simcupy kernel {self.__name__}>"
+
+
+def _wrapped(np_func: Any) -> Any:
+    return _Kernel(np_func)
 
 
 def _info(np_func: Any) -> Any:
@@ -455,6 +616,10 @@ class _Module(types.ModuleType):
     def __init__(self, name: str, np_module: Any) -> None:
         super().__init__(name)
         self._np = np_module
+
+    def __reduce__(self) -> Any:
+        # by reference, as the real ``cupy`` (an importable module) pickles
+        return (_sim_module, (self.__name__,))
 
     def __getattr__(self, name: str) -> Any:
         obj = getattr(self._np, name)
@@ -511,9 +676,26 @@ class _SimCupy(_Module):
                 raise ValueError(msg)
             return _to_device(res)
         # host data: always copied to the device
-        return _to_device(
-            np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin)
-        )
+        res = np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin)
+        if res.ndim == 0:
+            # CuPy 14 fills a 0-d array from host data with fill(): a zero by
+            # memset, the bits of +0 (cupy.array(-0.0) is +0; seen on a GPU)
+            res = _memset_zero(res)
+        return _to_device(res)
+
+    @staticmethod
+    def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C") -> Any:
+        """CuPy 14: copyto() fills with a host scalar by fill(), a zero by
+        memset (+0 whatever its sign); a device array is copied."""
+        if isinstance(fill_value, SimArray):
+            _check_device(fill_value)
+            fill_value = fill_value.view(np.ndarray)
+        elif type(fill_value) is np.ndarray:
+            raise _unsupported(fill_value)
+        res = np.full(shape, fill_value, dtype=dtype, order=order)
+        if not isinstance(fill_value, np.ndarray):
+            res = _memset_zero(res)
+        return _to_device(res)
 
     @staticmethod
     def asarray(obj: Any, dtype: Any = None, order: Any = None) -> SimArray:
@@ -801,7 +983,9 @@ def _checked(name: str, func: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except np.linalg.LinAlgError:
-            if getattr(_linalg_raise, "depth", 0):
+            # cuSOLVER's SVD reports no failure even under the error state
+            # (NaN input gives NaN results; seen on a GPU)
+            if getattr(_linalg_raise, "depth", 0) and name != "svd":
                 raise
         # CuPy's default (linalg="ignore"): cuSOLVER's failure goes unseen
         if name == "svd":  # NaN results of the right shapes
@@ -848,6 +1032,11 @@ class _SimLinalg(_Module):
         if a.shape[:-1] != b.shape[:-1]:
             msg = "a must have (..., M, M) shape and b must have (..., M, K) for multidimensional b"
             raise ValueError(msg)
+        if a.ndim > 2 and b.shape[-1] == 0:
+            # CuPy 14's batched solve (cublas.batched_gesv) steps through the
+            # right-hand sides by their size: arange(..., step=0)
+            msg = "division by zero"
+            raise ZeroDivisionError(msg)
         return _call(np.linalg.solve, (a, b), {})  # type: ignore[no-any-return]
 
     @staticmethod
@@ -866,6 +1055,15 @@ _SimCupy.linalg = _SimLinalg("simcupy.linalg", np.linalg)  # type: ignore[attr-d
 
 xp = _SimCupy("simcupy", np)
 """The simulated ``cupy`` module."""
+
+
+def _sim_module(name: str) -> Any:
+    """The simulated module ``name`` (``simcupy``, ``simcupy.fft``, ...)."""
+    mod: Any = xp
+    for part in name.split(".")[1:]:
+        mod = getattr(mod, part)
+    return mod
+
 
 _OVERRIDES: dict[Any, Any] = {}
 

@@ -506,6 +506,34 @@ def test_assigning_a_negative_zero_keeps_its_sign():
     assert np.signbit(host(y)).all()
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v, dt, d: xp.asarray(v, dtype=dt, device=d),
+        lambda v, dt, d: xp.asarray([v, v], dtype=dt, device=d),
+        lambda v, dt, d: xp.full((), v, dtype=dt, device=d),
+        lambda v, dt, d: xp.full((2, 3), v, dtype=dt, device=d),
+        lambda v, dt, d: xp.asarray(v, dtype=dt, device=CPU0).to_device(d),
+        lambda v, dt, d: xp.asarray(np.asarray(v, dtype=str(dt)), device=d),
+        lambda v, dt, d: xp.where(
+            xp.ones(2, dtype=xp.bool, device=d), v, xp.ones(2, dtype=dt, device=d)
+        ),
+    ],
+    ids=["asarray-0d", "asarray-list", "full-0d", "full", "to_device", "numpy-0d",
+         "where-scalar"],
+)  # fmt: skip
+@pytest.mark.parametrize("dt", [xp.float32, xp.float64, xp.complex64, xp.complex128])
+def test_a_negative_zero_reaches_the_gpu(make, dt):
+    """CuPy fills with a host zero by memset (+0): cupy.array(-0.0), full()
+    and 0-d copies from the host lost the sign on a GPU (the standard's
+    special cases for -0 then failed everywhere)."""
+    value = complex(-0.0, -0.0) if xp.isdtype(dt, "complex floating") else -0.0
+    got = host(make(value, dt, CUDA_LAST))
+    assert np.signbit(got.real).all(), got
+    if got.dtype.kind == "c":
+        assert np.signbit(got.imag).all(), got
+
+
 def test_complex_linspace():
     for endpoint in (True, False):
         _same_on_both(

@@ -20,7 +20,9 @@ import threading
 import warnings
 from typing import Any
 
-from ._ops import build_ops
+import numpy as np
+
+from ._ops import build_ops, from_host
 
 __all__ = ["CUDABackend", "backend", "make_backend"]
 
@@ -58,6 +60,18 @@ class CUDABackend:
         self._linalg_errstate = linalg_errstate
         self._ops: dict[str, Any] | None = None
         self._lock = threading.Lock()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles as "the CUDA backend of the process that loads it": by value
+        # it would copy its table, closures over CuPy's compiled kernels, whose
+        # loaded copies unload the originals' CUDA modules when freed (dask
+        # pickles and loads what it tokenizes; see ocean_dask._chunks).
+        from ocean_array_api._backend import get_backend
+
+        return (get_backend, ("cuda",))
+
+    def __dask_tokenize__(self) -> str:
+        return "ocean_cuda.backend"
 
     def __repr__(self) -> str:
         n = len(self.device_indices()) if self._device_count is not None else "?"
@@ -203,7 +217,13 @@ class CUDABackend:
             if copy is False:
                 msg = "asarray(): host data always needs a copy to a CUDA device"
                 raise ValueError(msg)
-            return xp.array(obj, dtype=dtype)
+            if isinstance(obj, (float, complex)):  # keeps the sign of a zero
+                return from_host(xp, np.asarray(obj, dtype=dtype))
+            res = xp.array(obj, dtype=dtype)
+            if res.ndim == 0 and res.dtype.kind in "fc":
+                # a 0-d array from host data is filled by memset for a zero
+                return from_host(xp, np.asarray(obj, dtype=res.dtype))
+            return res
 
     def to_host(self, native: Any, *, stream: Any = None) -> Any:
         xp = self.xp()
@@ -213,7 +233,7 @@ class CUDABackend:
     def from_host(self, host: Any, index: int, *, stream: Any = None) -> Any:
         xp = self.xp()
         with self._device(index), self._stream(stream):
-            return xp.array(host, copy=True)
+            return from_host(xp, host)
 
     def transfer(self, native: Any, index: int, *, stream: Any = None) -> Any:
         # ndarray.copy() copies to the *current* device, from any device
@@ -292,7 +312,8 @@ def _recent_enough(cupy: Any) -> bool:
         f"ocean_cuda: CuPy {version} is older than "
         f"{'.'.join(map(str, MIN_CUPY))}, which the CUDA backend needs (NumPy 2 "
         f"promotion rules); no CUDA devices are available. Install "
-        f"ocean-array-api[cuda] for a recent CuPy.",
+        f"ocean-array-api[cuda13] (or [cuda12] for a CUDA 12 driver) for a "
+        f"recent CuPy.",
         RuntimeWarning,
         stacklevel=3,
     )

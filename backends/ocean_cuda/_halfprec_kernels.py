@@ -53,12 +53,13 @@ __device__ __forceinline__ unsigned int ocean_c32_exp(float2 z) {
         sincosf(z.y, &s, &c);
         return ocean_c32_store(e * c, e * s);
     }
-    if (isnan(z.x) || isnan(z.y)) {
-        return ocean_c32_store(z.y == 0.0f ? z.x : __int_as_float(0x7fc00000),
-                               z.y == 0.0f ? z.y : __int_as_float(0x7fc00000));
+    if (isnan(z.x)) {  /* NaN + 0j keeps its zero; NaN otherwise */
+        return ocean_c32_store(z.x, z.y == 0.0f ? z.y : __int_as_float(0x7fc00000));
     }
     if (isinf(z.x) && z.x < 0.0f) {  /* exp(-inf + ib) = +-0 */
-        float s = 1.0f, c = 1.0f;
+        /* an infinite or NaN b: +0 + copysign(0, b) j, as glibc's cexpf (the
+         * CPU's complex64; the standard leaves the signs open) */
+        float s = copysignf(1.0f, z.y), c = 1.0f;
         if (isfinite(z.y)) sincosf(z.y, &s, &c);
         return ocean_c32_store(copysignf(0.0f, c), copysignf(0.0f, s));
     }
@@ -109,6 +110,10 @@ def _unary(name: str, out: str, body: str) -> Kernel:
     )
 
 
+# Note: CuPy's ReductionKernel replaces its parameter names in the expressions
+# as plain text (a parameter "x" turned "complex<float>" into "complein0<float>"
+# and ".x" into ".in0": a compile error seen on a GPU), so the reductions' names
+# are tokens that occur nowhere else.
 KERNELS: tuple[Kernel, ...] = (
     _binary("add", "z = ocean_c32_store(a.x + b.x, a.y + b.y);"),
     _binary("subtract", "z = ocean_c32_store(a.x - b.x, a.y - b.y);"),
@@ -194,24 +199,24 @@ KERNELS: tuple[Kernel, ...] = (
     # reductions accumulate in float (complex64); the backend rounds to complex32
     Kernel(
         "ocean_c32_sum",
-        "uint32 x",
-        "complex64 y",
+        "uint32 c32in",
+        "complex64 c32out",
         (
-            "complex<float>(ocean_c32_load(x).x, ocean_c32_load(x).y)",
+            "complex<float>(ocean_c32_load(c32in).x, ocean_c32_load(c32in).y)",
             "a + b",
-            "y = a",
+            "c32out = a",
             "complex<float>(0.0f, 0.0f)",
         ),
         "reduction",
     ),
     Kernel(
         "ocean_c32_prod",
-        "uint32 x",
-        "complex64 y",
+        "uint32 c32in",
+        "complex64 c32out",
         (
-            "complex<float>(ocean_c32_load(x).x, ocean_c32_load(x).y)",
+            "complex<float>(ocean_c32_load(c32in).x, ocean_c32_load(c32in).y)",
             "a * b",
-            "y = a",
+            "c32out = a",
             "complex<float>(1.0f, 0.0f)",
         ),
         "reduction",

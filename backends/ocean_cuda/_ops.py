@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from ocean_cpu._common import (
     check_complex_view,
     complex_reciprocal,
@@ -64,6 +65,35 @@ ABSENT: dict[str, str] = {
 
 _inf = float("inf")
 _nan = float("nan")
+
+
+def _negative_zero(value: Any) -> bool:
+    """Whether ``value`` is a float or complex zero with a sign bit set."""
+    return (
+        isinstance(value, (float, complex, np.floating, np.complexfloating))
+        and value == 0
+        and (math.copysign(1.0, value.real) < 0 or math.copysign(1.0, value.imag) < 0)
+    )
+
+
+def from_host(xp: Any, host: Any) -> Any:
+    """A device copy of the NumPy array ``host`` on the current device, bit
+    for bit.
+
+    Note: CuPy 14 fills a 0-d array made from host data (``cupy.array(h)``)
+    with ``fill``, which writes a zero by memset: ``cupy.array(-0.0)`` is +0
+    (seen on a GPU).  A 0-d array is made from one element instead, which is
+    copied byte for byte.
+    """
+    if host.ndim == 0:
+        return xp.array(host.reshape(1), copy=True).reshape(())
+    return xp.array(host, copy=True)
+
+
+def device_scalar(xp: Any, value: Any, dtype: Any) -> Any:
+    """A 0-d device array holding Python or NumPy scalar ``value`` (its sign
+    of zero kept; see :func:`from_host`)."""
+    return from_host(xp, np.asarray(value, dtype=dtype))
 
 
 def _on_device(
@@ -314,7 +344,12 @@ def _raw_ops(
         # Note: x ** 0.5 must be +inf for x = -inf and +0 for x = -0 (NumPy's
         # sqrt shortcut gives NaN and -0).  For an array exponent the fix is a
         # mask (no host synchronisation to test whether it equals 0.5).
-        if x2.__class__ is float and x2 != 0.5:
+        if not isinstance(x2, ndarray) and x2 != 0.5:  # a Python int or float
+            if x2 == 2 and isinstance(x1, ndarray) and x1.dtype.kind in "fc":
+                # Note: x * x, one rounding, as NumPy's x ** 2 (CuPy's power
+                # kernel with a scalar 2 takes 1.7 times as long on a GPU, and
+                # its complex power is exp(2 log x))
+                return xp.square(x1) if out is None else xp.square(x1, out=out)
             return xp.power(x1, x2) if out is None else xp.power(x1, x2, out=out)
         with quiet():
             res = xp.asarray(xp.power(x1, x2))
@@ -483,11 +518,28 @@ def _raw_ops(
     def check_bounds(idx: Any, n: int, axis: int) -> None:
         if not idx.size:
             return
-        bad = idx >= n if idx.dtype.kind == "u" else (idx < -n) | (idx >= n)
+        if out_of_bounds is not None:  # pragma: no cover - needs a GPU
+            # one fused pass, then CuPy's (CUB's) any and one synchronisation
+            bad = out_of_bounds(idx, n)
+        else:
+            bad = idx >= n if idx.dtype.kind == "u" else (idx < -n) | (idx >= n)
         if bool(bad.any()):
             value = int(idx[bad].ravel()[0])
             msg = f"index {value} is out of bounds for axis {axis} with size {n}"
             raise IndexError(msg)
+
+    out_of_bounds = None
+    if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
+        # Note: an elementwise mask and CuPy's any, not a ReductionKernel:
+        # CuPy reduces a whole array in one block (7.7 ms for 1e7 indices on
+        # an H200, where any() takes microseconds).
+        out_of_bounds = xp.ElementwiseKernel(
+            "T k, int64 n",
+            "bool y",
+            "y = k < 0 ? (long long)k < -n"
+            " : (unsigned long long)k >= (unsigned long long)n",
+            "ocean_out_of_bounds",
+        )
 
     def check_key(x: Any, key: Any) -> None:
         if isinstance(key, ndarray):
@@ -523,18 +575,20 @@ def _raw_ops(
         check_key(x, key)
         return x[key]
 
+    def full(index: int, shape: Any, fill: Any, dtype: Any) -> Any:
+        if _negative_zero(fill):
+            # Note: CuPy's full() fills with a Python zero by memset (+0)
+            out = xp.empty(shape, dtype=dtype)
+            out[...] = device_scalar(xp, fill, dtype)
+            return out
+        return xp.full(shape, fill, dtype=dtype)
+
     def setitem(x: Any, key: Any, value: Any) -> None:
         check_key(x, key)
-        if (
-            isinstance(value, (float, complex))
-            and value == 0
-            and (
-                math.copysign(1.0, value.real) < 0 or math.copysign(1.0, value.imag) < 0
-            )
-        ):
+        if _negative_zero(value):
             # Note: CuPy fills with a Python zero by memset, which drops the
             # sign of -0.0; a device scalar goes through the copy kernel.
-            value = xp.asarray(value, dtype=x.dtype)
+            value = device_scalar(xp, value, x.dtype)
         # Overlap-safe: CuPy does not order the reads and writes of x[key] = v,
         # so a value that may share memory with x (x[1:] = x[:-1]) is copied
         # first.  (Fancy-indexed values, x[[2, 1]], are already copies.)
@@ -602,9 +656,22 @@ def _raw_ops(
     def astype(x: Any, dtype: Any, copy: bool) -> Any:
         return x.astype(dtype, copy=copy)
 
+    def abs_(x: Any, out: Any = None) -> Any:
+        if x.dtype.kind != "c":
+            return xp.abs(x) if out is None else xp.abs(x, out=out)
+        # Note: CuPy's complex abs is sqrt(re**2 + im**2), which overflows to
+        # inf for parts above about 1e154 (complex128; 1e19 for complex64)
+        # and underflows for tiny ones (seen on a GPU); hypot scales.
+        return (
+            xp.hypot(x.real, x.imag)
+            if out is None
+            else xp.hypot(x.real, x.imag, out=out)
+        )
+
     ufuncs = elementwise(
         xp,
         {
+            "abs": abs_,
             "expm1": expm1,
             "tanh": tanh,
             "tan": tan,
@@ -618,6 +685,7 @@ def _raw_ops(
         },
     )
 
+    ufuncs.update(_complex_special_values(xp, ufuncs))
     ops: dict[str, Callable[..., Any]] = dict(ufuncs)
     ops.update(
         {
@@ -643,7 +711,7 @@ def _raw_ops(
             "empty": lambda index, shape, dtype: xp.empty(shape, dtype=dtype),
             "zeros": lambda index, shape, dtype: xp.zeros(shape, dtype=dtype),
             "ones": lambda index, shape, dtype: xp.ones(shape, dtype=dtype),
-            "full": lambda index, shape, fill, dtype: xp.full(shape, fill, dtype=dtype),
+            "full": full,
             "eye": lambda index, n, m, k, dtype: xp.eye(n, m, k=k, dtype=dtype),
             "linspace": linspace,
             "tril": lambda x, k: xp.tril(x, k=k),
@@ -709,6 +777,169 @@ def _raw_ops(
     return ops
 
 
+# --- complex special values ---------------------------------------------------------
+# Complex functions whose results for the standard's special inputs CuPy gets
+# wrong.  Seen on a GPU (CuPy 14, its complex functions from thrust): NaN + NaN j
+# for log, log1p, log2, log10 of (±inf + NaN j) and (NaN ± inf j), acosh(±0 +
+# NaN j), tanh(±0 ± inf j) and (±0 + NaN j), tan(±inf - 0j), and log2/log10
+# wrong at zero and infinity (a complex division by log(2)).  Every case there
+# has both parts in {+0, -0, +inf, -inf, NaN}: 25 inputs per function, whose
+# results the CPU table (the standard's rules) gives once, as a lookup table.
+COMPLEX_SPECIAL = (
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
+    "expm1", "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "tan",
+    "tanh",
+)  # fmt: skip
+_SPECIAL_PARTS = (0.0, -0.0, _inf, -_inf, _nan)  # the table's order, per part
+
+_PATCH_SOURCE = (
+    "T x, T r, raw T table",
+    "T y",
+    """
+    int a = ocean_special_code(x.real()), b = ocean_special_code(x.imag());
+    y = (a >= 0 && b >= 0) ? table[a * 5 + b] : r;
+    """,
+    "ocean_complex_special",
+)
+_PATCH_PREAMBLE = """
+template <typename F>
+__device__ int ocean_special_code(F v) {
+    if (isnan(v)) return 4;
+    if (isinf(v)) return v > 0 ? 2 : 3;
+    if (v == 0) return signbit(v) ? 1 : 0;
+    return -1;
+}
+"""
+
+
+def special_inputs(dtype: Any) -> np.ndarray:
+    """The 25 complex inputs whose parts are special, in the table's order
+    (index ``5 * code(real) + code(imag)``)."""
+    grid = np.empty((5, 5), dtype=dtype)
+    grid.real = np.array(_SPECIAL_PARTS)[:, None]
+    grid.imag = np.array(_SPECIAL_PARTS)[None, :]
+    return grid.reshape(-1)
+
+
+def _complex_special_values(
+    xp: Any, ufuncs: dict[str, Callable[..., Any]]
+) -> dict[str, Callable[..., Any]]:
+    """The complex entries of :data:`COMPLEX_SPECIAL`, with the results at
+    inputs whose two parts are special taken from the CPU table (one more
+    elementwise pass, complex dtypes only; real dtypes are untouched)."""
+    import threading
+
+    from ocean_array_api._backend import get_backend
+
+    tables: dict[tuple[str, str, int], Any] = {}
+    lock = threading.Lock()
+    kernel = None
+    if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
+        kernel = xp.ElementwiseKernel(*_PATCH_SOURCE, preamble=_PATCH_PREAMBLE)
+    ln2, ln10 = math.log(2.0), math.log(10.0)
+
+    def table(name: str, dtype: Any, x: Any) -> Any:
+        # one table per device: x's, the current one (the entry runs there)
+        key = (name, dtype.char, getattr(getattr(x, "device", None), "id", 0))
+        t = tables.get(key)
+        if t is None:
+            cpu = get_backend("cpu")
+            with np.errstate(all="ignore"):
+                want = np.asarray(cpu.ops[name](special_inputs(dtype)), dtype=dtype)
+            t = from_host(xp, want)
+            with lock:
+                tables[key] = t
+        return t
+
+    def code(v: Any) -> Any:
+        # 0 +0, 1 -0, 2 +inf, 3 -inf, 4 NaN, -1 finite and nonzero
+        zero = xp.where(v == 0, xp.signbit(v).astype(xp.int8), -1)
+        return xp.where(xp.isnan(v), 4, xp.where(xp.isinf(v), 2 + (v < 0), zero))
+
+    def patch(name: str, x: Any, res: Any) -> Any:
+        t = table(name, res.dtype, x)
+        if kernel is not None:  # pragma: no cover - needs a GPU
+            return kernel(x, res, t, res)
+        a, b = code(x.real), code(x.imag)
+        both = (a >= 0) & (b >= 0)
+        fixed = t[xp.where(both, a.astype(xp.int64) * 5 + b, 0)]
+        xp.copyto(res, fixed, where=both)
+        return res
+
+    def scaled_log(
+        log: Callable[..., Any], real: Callable[..., Any], k: float
+    ) -> Callable[..., Any]:
+        # Note: log(x) * (1 / log(b)) as two real products: CuPy divides by
+        # complex(log(b)), which turns infinite parts into NaN
+
+        def op(x: Any, out: Any = None) -> Any:
+            if x.dtype.kind != "c":
+                return real(x) if out is None else real(x, out=out)
+            res = xp.asarray(log(x) if out is None else log(x, out=out))
+            xp.multiply(res.real, k, out=res.real)
+            xp.multiply(res.imag, k, out=res.imag)
+            return res
+
+        return op
+
+    def corrected(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def op(x: Any, out: Any = None) -> Any:
+            res = func(x) if out is None else func(x, out=out)
+            if x.dtype.kind != "c" or x.size == 0:
+                return res
+            return patch(name, x, xp.asarray(res))
+
+        op.__name__ = name
+        return op
+
+    def negative_is_nan(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        # Note: CUDA's double log, log2 and log10 give -inf for a negative
+        # subnormal x (log(-5e-324); seen on a GPU); the standard: NaN for
+        # x < 0.  (float32 subnormals are zeros under CuPy's -ftz=true, and
+        # log(-0) is -inf, as the standard says.)
+        def op(x: Any, out: Any = None) -> Any:
+            res = func(x) if out is None else func(x, out=out)
+            if x.dtype != f64:
+                return res
+            res = xp.asarray(res)
+            xp.copyto(res, _nan, where=x < 0)
+            return res
+
+        op.__name__ = name
+        return op
+
+    raw_log1p, raw_log = ufuncs["log1p"], ufuncs["log"]  # (ufuncs is updated)
+
+    def log1p(x: Any, out: Any = None) -> Any:
+        res = xp.asarray(raw_log1p(x) if out is None else raw_log1p(x, out=out))
+        if x.dtype.kind != "c" or x.size == 0:
+            return res
+        a, b = x.real, x.imag
+        # Note: CuPy's complex log1p squares |1 + x|, which overflows to inf
+        # for parts above about 1e154 (complex128; 1e19 for complex64), where
+        # log(1 + x) is exact enough; and at -1 +- 0j it gives (-inf + 0j)
+        # where the standard keeps the zero's sign (-inf - 0j for -1 - 0j).
+        big = float(np.sqrt(np.finfo(a.dtype).max)) / 4
+        huge = xp.isfinite(a) & xp.isfinite(b) & ((xp.abs(a) > big) | (xp.abs(b) > big))
+        shifted = x.copy()  # 1 + x with the imaginary part's zero sign kept
+        xp.add(shifted.real, 1, out=shifted.real)
+        xp.copyto(res, raw_log(shifted), where=huge)
+        pole = (a == -1) & (b == 0)
+        xp.copyto(res.imag, b, where=pole)
+        return res
+
+    f64 = xp.dtype(xp.float64)
+    fixed = {n: negative_is_nan(n, ufuncs[n]) for n in ("log", "log2", "log10")}
+    funcs = {
+        **ufuncs,
+        "log": fixed["log"],
+        "log1p": log1p,
+        "log2": scaled_log(fixed["log"], fixed["log2"], 1 / ln2),
+        "log10": scaled_log(fixed["log"], fixed["log10"], 1 / ln10),
+    }
+    return {name: corrected(name, funcs[name]) for name in COMPLEX_SPECIAL}
+
+
 # --- linalg ------------------------------------------------------------------------
 def _linalg_ops(
     xp: Any, reduced: Callable[..., Any], errstate: Callable[[], Any] | None
@@ -734,6 +965,12 @@ def _linalg_ops(
             batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
             a = xp.broadcast_to(a, batch + a.shape[-2:])
             b = xp.broadcast_to(b, batch + b.shape[-2:])
+        if a.size == 0 or b.size == 0:
+            # Note: CuPy 14's batched solve divides by the size of a right-hand
+            # side (ZeroDivisionError for b of shape (..., n, 0); seen on a
+            # GPU): an empty result needs no solve.
+            shape = a.shape[:-1] if b.ndim == 1 else b.shape
+            return xp.empty(shape, dtype=xp.result_type(a.dtype, b.dtype))
         return la.solve(a, b)
 
     complex_of = {"f": xp.dtype(xp.complex64), "d": xp.dtype(xp.complex128),
@@ -749,7 +986,16 @@ def _linalg_ops(
     # Note: like inv, the SVD reports a failed factorisation (NaN input: "did
     # not converge") only under the error state; NumPy raises LinAlgError.
     # (NumPy's eigh does not raise for NaN input, so neither does this one.)
-    svd = checked(la.svd)
+    checked_svd = checked(la.svd)
+
+    def svd(x: Any, **kwargs: Any) -> Any:
+        # Note: cuSOLVER's SVD reports nothing for NaN or infinite input, even
+        # under the error state (seen on a GPU: NaN results); NumPy's LAPACK
+        # does not converge and raises.  One check, one synchronisation.
+        if x.size and not bool(xp.isfinite(x).all()):
+            msg = "SVD did not converge"
+            raise np.linalg.LinAlgError(msg)
+        return checked_svd(x, **kwargs)
 
     def svdvals(x: Any) -> Any:
         return svd(x, compute_uv=False)
@@ -905,11 +1151,25 @@ def _fft_ops(xp: Any) -> dict[str, Callable[..., Any]]:
 
         return op
 
-    def n_dim(func: Callable[..., Any], table: dict[str, Any]) -> Callable[..., Any]:
+    def n_dim(
+        func: Callable[..., Any], table: dict[str, Any], real_last: bool = False
+    ) -> Callable[..., Any]:
         def op(x: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> Any:
             want = table[x.dtype.char]
             if not axes:
                 return x.astype(want, copy=True)
+            # Note: CuPy 14 sorts the axes of an n-d transform but not the
+            # sizes that go with them (fftn(x, s=(2, 1, 1), axes=(1, 0, 2))
+            # padded axis 0; seen on a GPU).  The complex transforms are
+            # separable, so the pairs are sorted here; a real transform keeps
+            # its last axis (the half spectrum's) last.
+            pairs = list(zip(axes, s, strict=True))
+            if real_last:
+                pairs = [*sorted(pairs[:-1]), pairs[-1]]
+            else:
+                pairs.sort()
+            axes = tuple(a for a, _ in pairs)
+            s = tuple(n for _, n in pairs)
             return keep(func(x, s=s, axes=axes, norm=norm), want)
 
         return op
@@ -923,8 +1183,8 @@ def _fft_ops(xp: Any) -> dict[str, Callable[..., Any]]:
         "fft.ihfft": one_dim(fft.ihfft, complex_of),
         "fft.fftn": n_dim(fft.fftn, complex_of),
         "fft.ifftn": n_dim(fft.ifftn, complex_of),
-        "fft.rfftn": n_dim(fft.rfftn, complex_of),
-        "fft.irfftn": n_dim(fft.irfftn, real_of),
+        "fft.rfftn": n_dim(fft.rfftn, complex_of, real_last=True),
+        "fft.irfftn": n_dim(fft.irfftn, real_of, real_last=True),
         "fft.fftfreq": lambda index, n, d, dtype: fft.fftfreq(n, d).astype(
             dtype, copy=False
         ),

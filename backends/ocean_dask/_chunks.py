@@ -81,11 +81,18 @@ class GPU:
 
     def kernel(self, name: str) -> Callable[..., Any]:
         """The CUDA table's entry ``name`` (NotImplementedError, naming the
-        function and the device, where the CUDA backend lacks it)."""
-        func = self.ops.get(name)
+        function and the device, where the CUDA backend lacks it), as a
+        :class:`ChunkKernel`."""
+        func = original(self.ops.get(name))
         if func is None or getattr(func, "_ocean_missing", False):
             raise missing(name, self.index)
-        return func  # type: ignore[no-any-return]
+        return ChunkKernel(name, func)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (gpu, (self.index,))
+
+    def __dask_tokenize__(self) -> tuple[str, int]:
+        return ("ocean_dask.GPU", self.index)
 
     def executor(self) -> Any:
         """A thread pool for dask's threaded scheduler whose threads have this
@@ -334,20 +341,68 @@ def result(value: Any) -> Any:
     return from_numpy(value).arr
 
 
+class ChunkKernel:
+    """A CUDA table entry as a per-chunk kernel of a dask graph: it calls the
+    entry, pickles as its name and tokenizes as its name.
+
+    dask tokenizes a graph's functions by pickling them and loading the
+    pickle back (``dask.tokenize``), and a distributed scheduler pickles them
+    to ship them.  A CUDA entry is a closure over CuPy's compiled kernels,
+    which pickle by value: the copy a load makes shares the original's CUDA
+    module handle and unloads it when it is freed, after which every launch
+    of the original fails with ``CUDA_ERROR_INVALID_HANDLE`` or crashes
+    (seen on a real GPU; the simulated CuPy of the tests reproduces it).  By
+    name, a load looks the entry up in the CUDA backend of the process that
+    runs it, with its own kernels.
+    """
+
+    __slots__ = ("__name__", "func", "name")
+
+    def __init__(self, name: str, func: Callable[..., Any]) -> None:
+        self.name = name
+        self.func = func
+        self.__name__ = f"cuda_{name}"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.func(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<ocean_cuda kernel {self.name}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (cuda_kernel, (self.name,))
+
+    def __dask_tokenize__(self) -> tuple[str, str]:
+        return ("ocean_cuda.kernel", self.name)
+
+
+def cuda_kernel(name: str) -> ChunkKernel:
+    """The CUDA backend's entry ``name`` as a :class:`ChunkKernel` (how one
+    is unpickled)."""
+    return CudaKernels(cuda_backend())[name]  # type: ignore[return-value]
+
+
 class CudaKernels:
-    """The GPU table's per-chunk kernels, by name: the CUDA table's entries;
-    those it lacks raise NotImplementedError naming the function and the
-    device when called (while the graph is built, for most)."""
+    """The GPU table's per-chunk kernels, by name: the CUDA table's entries
+    (as :class:`ChunkKernel`, which pickle by name); those it lacks raise
+    NotImplementedError naming the function and the device when called
+    (while the graph is built, for most)."""
 
     __slots__ = ("cuda",)
 
     def __init__(self, cuda: Any) -> None:
         self.cuda = cuda
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_cuda_kernels, ())
+
+    def __dask_tokenize__(self) -> str:
+        return "ocean_dask.CudaKernels"
+
     def __getitem__(self, name: str) -> Callable[..., Any]:
         func = original(self.cuda.ops.get(name))
         if func is not None and not getattr(func, "_ocean_missing", False):
-            return func  # type: ignore[no-any-return]
+            return ChunkKernel(name, func)
 
         def absent(*args: Any, **kwargs: Any) -> Any:
             g = _current.get()
@@ -362,6 +417,10 @@ class CudaKernels:
 
     def items(self) -> list[tuple[str, Callable[..., Any]]]:
         return [(name, self[name]) for name in _cpu_ops()]
+
+
+def _cuda_kernels() -> CudaKernels:
+    return CudaKernels(cuda_backend())
 
 
 def _cpu_ops() -> dict[str, Any]:

@@ -17,7 +17,7 @@ kernels raises ``NotImplementedError`` naming it.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -197,33 +197,35 @@ class NumpyKernels(Kernels):
 
 
 class CupyKernels(Kernels):
-    """CuPy: ``cupyx`` scatter kernels where they apply.
+    """CuPy: its atomic scatter kernels (``cupy.add.at``, ``maximum.at``,
+    ``minimum.at``) where they apply.
 
-    Untested on this project's CI (no GPU); every method falls back to the
-    portable implementation for dtypes the CuPy kernels do not cover.
+    Every method falls back to the portable implementation for dtypes the
+    CuPy kernels do not cover.  (``cupyx.scatter_add`` and friends, which
+    these replace, are deprecated in CuPy 14: a DeprecationWarning on every
+    call, seen on a GPU.)
     """
 
     kind = "cuda"
 
-    # dtypes of cupyx.scatter_add / scatter_max / scatter_min
-    _SCATTER = frozenset(["float32", "float64", "int32", "uint32", "uint64"])
-
-    def __init__(self, cupy: Any) -> None:
-        import cupyx
-
-        super().__init__(cupy)
-        self._cupyx = cupyx
+    # dtypes of CuPy's atomic scatter kernels (ufunc.at) that are exact.
+    # Note: CuPy 14's maximum.at and minimum.at round float64 values to
+    # float32 (seen on a GPU): float64 extrema take the portable path.
+    _SCATTER: ClassVar[dict[str, frozenset[str]]] = {
+        "add": frozenset(["float32", "float64", "int32", "uint32", "uint64"]),
+        "maximum": frozenset(["float32", "int32", "uint32", "uint64"]),
+        "minimum": frozenset(["float32", "int32", "uint32", "uint64"]),
+    }
 
     def scatter(self, op: str, out: Any, idx: Any, vals: Any) -> None:
         name = out.dtype.name
-        fn = {"add": "scatter_add", "maximum": "scatter_max", "minimum": "scatter_min"}
-        if op in fn and name in self._SCATTER:
-            getattr(self._cupyx, fn[op])(out, idx, vals.astype(out.dtype, copy=False))
+        if name in self._SCATTER.get(op, ()):
+            getattr(self.nx, op).at(out, idx, vals.astype(out.dtype, copy=False))
             return
         if op == "add" and name == "int64":
             # two's complement: adding as uint64 gives the int64 sum bits
             u = out.view(self.nx.uint64)
-            self._cupyx.scatter_add(u, idx, vals.astype(out.dtype).view(self.nx.uint64))
+            self.nx.add.at(u, idx, vals.astype(out.dtype).view(self.nx.uint64))
             return
         super().scatter(op, out, idx, vals)
 

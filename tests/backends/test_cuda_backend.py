@@ -548,21 +548,27 @@ def test_gpu_table_matches_cpu_table():
 
     gpu = _backend.get_backend("cuda")
     for name, args in CASES:
+
+        def to_gpu(a):
+            if isinstance(a, np.ndarray):
+                return cupy.asarray(a)
+            if isinstance(a, (list, tuple)):  # concat, stack, meshgrid
+                return type(a)(to_gpu(v) for v in a)
+            return a
+
         if name in ("arange", "full", "eye", "linspace", "fft.fftfreq"):
             dev_args = args
         else:
-            dev_args = tuple(
-                cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in args
-            )
+            dev_args = tuple(to_gpu(a) for a in args)
         res = gpu.ops[name](*dev_args)
-        conv = (
-            (lambda r: tuple(cupy.asnumpy(v) for v in r))
-            if isinstance(res, tuple)
-            else cupy.asnumpy
-        )
-        np.testing.assert_allclose(
-            conv(res), CPU_OPS[name](*args), rtol=1e-6, err_msg=name
-        )
+        want = CPU_OPS[name](*args)
+        if isinstance(res, tuple):  # parts of other shapes: one by one
+            assert isinstance(want, tuple), name
+            assert len(res) == len(want), name
+            for r, w in zip(res, want, strict=True):
+                np.testing.assert_allclose(cupy.asnumpy(r), w, rtol=1e-6, err_msg=name)
+        else:
+            np.testing.assert_allclose(cupy.asnumpy(res), want, rtol=1e-6, err_msg=name)
 
 
 @pytest.mark.cuda
@@ -615,7 +621,16 @@ def test_gpu_fused_complex32_kernels_match_the_portable_entries():
             np.isnan(got.view(np.float16)).reshape(-1, 2).any(1)
             & np.isnan(want.view(np.float16)).reshape(-1, 2).any(1)
         )
-        assert same_or_both_nan.all(), name
+        if name == "exp":
+            # the portable entry rounds CuPy's complex64 exp (thrust's), the
+            # fused kernel its own float32 exp and sincos: on finite input the
+            # two may straddle a float16 midpoint (one float16 ulp apart);
+            # the special inputs' results are rules, the same bits
+            g = got.view(np.uint16).reshape(-1, 2).astype(np.int32)
+            w = want.view(np.uint16).reshape(-1, 2).astype(np.int32)
+            one_ulp = (np.abs(g - w) <= 1).all(1)
+            same_or_both_nan[4:] |= one_ulp[4:]
+        assert same_or_both_nan.all(), (name, np.flatnonzero(~same_or_both_nan)[:5])
 
 
 def test_fused_kernels_take_out_by_position():

@@ -751,3 +751,27 @@ def test_sort_and_unique_match_numpy(case, descending):
     uv, uc = np.unique(a, return_counts=True)
     check(values, uv)
     check(counts, uc)
+
+
+def test_graph_functions_pickle_by_name_not_by_value():
+    """dask tokenizes a graph's functions by pickling them and loading the
+    pickle back.  CuPy's kernels pickle by value, and a loaded copy unloads
+    the original's CUDA module when it is freed: every later launch failed
+    with CUDA_ERROR_INVALID_HANDLE, or crashed, on a GPU (the simulated CuPy
+    does the same).  The per-chunk kernels of the CuPy-chunk devices pickle
+    by name, and so do the GPU chunk kind and the CUDA backend."""
+    import pickle
+
+    from ocean_dask import _chunks
+
+    g = _chunks.gpu(gpu_of(G0))
+    k = g.kernel("add")
+    assert pickle.loads(pickle.dumps(k)).name == "add"
+    assert pickle.loads(pickle.dumps(g)) is g
+    assert pickle.loads(pickle.dumps(CUDA)) is CUDA
+    assert dask.base.tokenize(k) == dask.base.tokenize(g.kernel("add"))
+    x = on(G0, A, (3, 2))
+    for _ in range(3):  # each builds (and tokenizes) a graph of CUDA kernels
+        y = xp.sin(x) * x + 1.0
+    check(y, np.sin(A) * A + 1.0, rtol=1e-12)
+    check(xp.exp(x), np.exp(A), rtol=1e-12)
