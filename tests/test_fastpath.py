@@ -1075,3 +1075,154 @@ def test_square_exponent_matches_power_bit_for_bit(dtype):
     for res in (got, np.asarray(y)):
         assert res.dtype == expected.dtype
         np.testing.assert_array_equal(res.view(u), expected.view(u))
+
+
+# --- a backend whose arrays are not NumPy arrays (as CuPy's are not) -------------------
+_BOX_BACKEND = '''
+"""A third-party backend for the tests whose native arrays are not NumPy
+arrays, as CuPy's are not: each is a Box around a NumPy array, and every
+kernel call is counted by name."""
+import numpy as np
+from ocean_cpu._backend import CPUBackend
+
+CALLS = {}
+
+
+def unbox(v):
+    if v.__class__ is Box:
+        return v.a
+    if v.__class__ in (tuple, list):
+        return v.__class__(unbox(i) for i in v)
+    return v
+
+
+def box(v):
+    if isinstance(v, np.ndarray):
+        return Box(v)
+    if v.__class__ in (tuple, list):
+        return v.__class__(box(i) for i in v)
+    return v
+
+
+class Box:
+    """A NumPy array seen through another type: attributes and methods
+    forward, array results come back boxed."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a):
+        self.a = a
+
+    def __getattr__(self, name):
+        v = getattr(self.a, name)
+        if callable(v):
+            return lambda *args, **kw: box(v(*unbox(args), **unbox(kw)))
+        return box(v)
+
+    def __getitem__(self, key):
+        return box(self.a[unbox(key)])
+
+    def __setitem__(self, key, value):
+        self.a[unbox(key)] = unbox(value)
+
+    def __len__(self):
+        return len(self.a)
+
+
+def counted(name, func):
+    def entry(*args, **kwargs):
+        CALLS[name] = CALLS.get(name, 0) + 1
+        return box(func(*unbox(args), **unbox(kwargs)))
+
+    entry.__name__ = name
+    return entry
+
+
+class BoxBackend(CPUBackend):
+    kind = "box"
+    native_type = Box
+    supports_byteswap = False
+
+    def __init__(self):
+        super().__init__()
+        self.ops = {n: counted(n, f) for n, f in self.ops.items()}
+
+    def device_indices(self):
+        return (0,)
+
+    def host_accessible(self, index):
+        return False
+
+    def to_native(self, obj):
+        return obj if obj.__class__ is Box else Box(np.asarray(unbox(obj)))
+
+    def asarray(self, obj, dtype, index, copy):
+        return Box(super().asarray(unbox(obj), dtype, index, copy))
+
+    def to_host(self, native, *, stream=None):
+        return native.a
+
+    def from_host(self, host, index, *, stream=None):
+        return Box(np.array(host, copy=True))
+
+    def transfer(self, native, index, *, stream=None):
+        return Box(native.a.copy())
+
+    def from_dlpack(self, obj, index, copy):
+        return Box(super().from_dlpack(obj, index, copy))
+
+
+backend = BoxBackend()
+'''
+
+
+@pytest.fixture
+def box_plugin(tmp_path):
+    from .test_backend import _install_fake_distribution
+
+    (tmp_path / "box_ocean_backend.py").write_text(_BOX_BACKEND)
+    _install_fake_distribution(tmp_path, {"box": "box_ocean_backend:backend"})
+    return tmp_path
+
+
+def test_a_non_numpy_backend_runs_each_kernel_once(box_plugin) -> None:
+    """The fast path hands a call back to Python only before running its
+    kernel: on a backend whose arrays are not NumPy arrays (CuPy's), where()
+    ran its kernel twice (the fast path took the result for a case it does not
+    take, and the Python path ran it again: twice CuPy's time on a GPU)."""
+    from .test_backend import _run_with_plugins
+
+    code = """
+    import numpy as np
+    import ocean_array_api as xp
+    import box_ocean_backend as b
+
+    d = "box:0"
+    h = np.arange(6.0)
+    x, y = xp.asarray(h, device=d), xp.asarray(h[::-1].copy(), device=d)
+    m = xp.asarray(h > 2, device=d)
+    i = xp.asarray([0, 5, 1], device=d)
+    cases = {
+        "where": lambda: xp.where(m, x, y),
+        "where_scalar": lambda: xp.where(m, x, 0.0),
+        "add": lambda: x + y,
+        "multiply": lambda: x * 2.0,
+        "pow": lambda: x ** 2,
+        "astype": lambda: xp.astype(x, xp.float32),
+        "reshape": lambda: xp.reshape(x, (2, 3)),
+        "permute_dims": lambda: xp.permute_dims(xp.reshape(x, (2, 3)), (1, 0)),
+        "concat": lambda: xp.concat([x, y]),
+        "getitem": lambda: x[i],
+        "sum": lambda: xp.sum(x),
+    }
+    for name, f in cases.items():
+        b.CALLS.clear()
+        res = f()
+        assert res.device == x.device, (name, res.device)
+        counts = {k: v for k, v in b.CALLS.items() if k != "reshape" or name in
+                  ("reshape", "permute_dims")}
+        assert all(v == 1 for v in counts.values()), (name, b.CALLS)
+    print("ok")
+    """
+    proc = _run_with_plugins(box_plugin, code)
+    assert proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
