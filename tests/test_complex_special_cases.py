@@ -33,7 +33,7 @@ import pytest
 import ocean_array_api as xp
 import ocean_ext
 
-from .helpers import host
+from .helpers import FTZ_DTYPES, host, on_cuda
 
 INF = math.inf
 NAN = math.nan
@@ -435,9 +435,17 @@ def test_unary_special_cases(name, dt, device):
     eps = _eps(dt)
     bad = []
     checked = 0
+    # CuPy compiles its kernels with -ftz=true: a float32 subnormal part (of
+    # complex64, or of complex32 computed in float32) is read as a zero of its
+    # sign, so the rule of a zero part applies to it there (a hardware mode
+    # the standard leaves alone); those inputs are not checked on CUDA.
+    tiny = float(xp.finfo(xp.float32).smallest_normal)
+    ftz = on_cuda(device) and str(dt) in FTZ_DTYPES
     for z, g in zip(grid, got.tolist(), strict=True):
         want = expected(name, z.real, z.imag, kinds)
         if want is None:
+            continue
+        if ftz and any(0 < abs(p) < tiny for p in (z.real, z.imag)):
             continue
         checked += 1
         if name in REAL_RESULT:

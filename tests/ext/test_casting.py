@@ -49,6 +49,27 @@ def _expected(a, dt):
         return a.astype(np_dtype(dt))
 
 
+def _assert_cast(y, a, dt, dev):
+    """``y`` is ``a`` cast to ``dt`` on ``dev``, where the standard specifies
+    the cast: a floating-point value outside an integer dtype's range has no
+    specified integer (NumPy and CUDA give different bits), so such elements
+    are not compared."""
+    want = _expected(a, dt)
+    nd = np_dtype(dt)
+    if nd.kind in "iu" and a.dtype.kind == "f":
+        info = np.iinfo(nd)
+        with np.errstate(invalid="ignore"):
+            specified = np.isfinite(a) & (a >= info.min) & (a < info.max + 1.0)
+        if not specified.all():
+            assert y.dtype == dt
+            assert y.shape == a.shape
+            assert y.device == dev
+            got = host(y)
+            np.testing.assert_array_equal(got[specified], want[specified])
+            return
+    assert_matches(y, want, device=dev)
+
+
 @given(
     arrays(), st.sampled_from([None, *ALL_DTYPES]), st.sampled_from([None, *DEVICES])
 )
@@ -66,7 +87,7 @@ def test_ensure_returns_x_itself_when_nothing_changes(ax, dtype, device):
         return
     assert y is not x
     assert not ocean_ext.shares_memory(y, x)
-    assert_matches(y, _expected(a, dt), device=dev)
+    _assert_cast(y, a, dt, dev)
 
 
 @given(
@@ -84,7 +105,7 @@ def test_cast_always_returns_a_new_array(ax, dtype, device):
     assert y is not x
     if x.size:
         assert not ocean_ext.shares_memory(y, x)
-    assert_matches(y, _expected(a, dt), device=dev)
+    _assert_cast(y, a, dt, dev)
     if y.size:
         y[...] = xp.zeros_like(y)  # the caller may write to it without touching x
         np.testing.assert_array_equal(host(x), a)
