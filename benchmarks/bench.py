@@ -310,7 +310,7 @@ class Case:
     # an ocean_ext feature (byte-swapped data, index objects, complex32): its
     # ratios are summarised apart from the standard operations' targets
     ext: bool = False
-    # the operation group of issue 16's list (TARGET_GROUPS), or "other" /
+    # the operation group of the target list (TARGET_GROUPS), or "other" /
     # "ext": only the groups of the list count in the targets
     group: str = "other"
     # an O(1) view (slicing, reshape, .mT): absolute-time targets, and out of
@@ -348,7 +348,7 @@ def case(
     return register
 
 
-# The cases of issue 16's list, by group (``Case.group``): every group but
+# The cases of the target list, by group (``Case.group``): every group but
 # "other" counts in the targets' geometric means.  Operands: ``x``, ``y``
 # float64 of n elements, ``a`` the same data as a 2-d array, ``i`` int64.
 TARGET_GROUPS = (
@@ -981,7 +981,7 @@ def print_table(
             print(f"[{ref}] {detail} ({', '.join(who[detail])})")
 
 
-# Issue 16's targets for ocean_array_api against the baseline (NumPy on the
+# The targets for ocean_array_api against the baseline (NumPy on the
 # CPU, CuPy on a GPU).  The limits are the issue's; nothing asserts on them.
 SMALL_GEOMEAN_MAX = 1.25  # geometric mean over the list, small arrays
 SMALL_RATIO_MAX = 2.0  # any operation of the list but the O(1) ones, small arrays
@@ -1018,6 +1018,59 @@ def _counts_in_targets(c: Case) -> bool:
     return not c.ext and c.group in TARGET_GROUPS
 
 
+# On a GPU, against CuPy: the launch of a kernel (several microseconds) bounds
+# what a front end can save, so the small-array limit is looser; large arrays
+# should cost what CuPy's kernels cost; complex32 moves half complex64's bytes.
+CUDA_SMALL_GEOMEAN_MAX = 1.6
+CUDA_LARGE_GEOMEAN_MAX = 1.03
+CUDA_C32_MAX = {"c32_multiply": 0.7, "c32_add": 0.7, "c32_abs": 0.7,
+                "c32_sum": 1.0, "c32_exp": 1.0}  # fmt: skip
+
+
+def compute_cuda_targets(
+    results: list[tuple[Case, int, dict[str, Cell]]],
+    base: str,
+    device: str,
+    lib: str = "ocean",
+) -> list[dict[str, Any]]:
+    """The targets against CuPy on a GPU (value None: not measured): the
+    geometric means of the list at small and large sizes, and the complex32
+    cases (large sizes, against CuPy's complex64)."""
+    small: list[float] = []
+    large: list[float] = []
+    c32: dict[str, list[tuple[int, float]]] = {}
+    for c, n, cells in results:
+        r = _ratio(cells, lib, base) if lib in cells else None
+        if r is None:
+            continue
+        if c.name in CUDA_C32_MAX and n >= SMALL_LIMIT:
+            c32.setdefault(c.name, []).append((n, r))
+        if not _counts_in_targets(c):
+            continue
+        if n < SMALL_LIMIT:
+            small.append(r)
+        elif not c.is_constant_time(n, device):
+            large.append(r)
+    targets = [
+        _target("small_geomean",
+                "small arrays: geometric mean of the ratios over the list",
+                _geomean(small), CUDA_SMALL_GEOMEAN_MAX, "x", f"{len(small)} cells"),
+        _target("large_geomean",
+                "large arrays: geometric mean of the ratios over the list "
+                "(O(1) ops excluded)",
+                _geomean(large), CUDA_LARGE_GEOMEAN_MAX, "x", f"{len(large)} cells"),
+    ]  # fmt: skip
+    for name, limit in CUDA_C32_MAX.items():
+        vals = sorted(c32.get(name, []))
+        detail = ", ".join(f"{_fmt_size(n)}: {v:.2f}x" for n, v in vals)
+        value = max((v for _, v in vals), default=None)
+        targets.append(
+            _target(name, f"{name} (complex32) vs complex64, large arrays", value,
+                    limit, "x", detail)
+        )  # fmt: skip
+    return targets
+
+
 def compute_targets(
     results: list[tuple[Case, int, dict[str, Cell]]],
     base: str,
@@ -1025,7 +1078,9 @@ def compute_targets(
     import_time: dict[str, Any] | None,
     lib: str = "ocean",
 ) -> list[dict[str, Any]]:
-    """The issue's targets for ``lib`` against ``base`` (value None: not measured)."""
+    """The targets for ``lib`` against ``base`` (value None: not measured)."""
+    if device != "cpu":
+        return compute_cuda_targets(results, base, device, lib)
     small: list[tuple[float, Case, int]] = []
     large: list[float] = []
     by_name: dict[str, dict[int, dict[str, Cell]]] = {}
@@ -1213,11 +1268,11 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
             return "-" if r is None else f"{r:.2f}x over {g[group]['count']} cells"
 
         print(
-            f"  {lib.label + ' / ' + base.label:<36} issue 16's list, small "
+            f"  {lib.label + ' / ' + base.label:<36} the target list, small "
             f"(n < {SMALL_LIMIT:,}): {show('small')}"
         )
         print(
-            f"  {'':<36} issue 16's list, large, O(n) ops: {show('large')}; "
+            f"  {'':<36} the target list, large, O(n) ops: {show('large')}; "
             f"incl. O(1) views: {show('large_all')}"
         )
         if g["other"]["count"]:
@@ -1241,7 +1296,7 @@ def print_summary(summary: dict[str, Any], libs: list[Library]) -> None:
     if targets:
         print()
         print(
-            f"Issue 16's targets, ocean_array_api against {base.label} "
+            f"The targets, ocean_array_api against {base.label} "
             f"({summary['stat']}s; n/a: not measured in this run):"
         )
         width = max(len(t["label"]) for t in targets)
@@ -1335,6 +1390,27 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
+def _gpu_info(device: str) -> str | None:
+    """The GPU of a ``cuda:N`` run: name, memory, CUDA runtime and driver."""
+    if not device.startswith("cuda"):
+        return None
+    if _SIMULATED_CUPY is not None:
+        return "simulated (tests/simcupy.py)"
+    try:
+        import cupy
+
+        rt = cupy.cuda.runtime
+        props = rt.getDeviceProperties(int(device.partition(":")[2] or 0))
+        name = props["name"]
+        name = name.decode() if isinstance(name, bytes) else str(name)
+        return (
+            f"{name}, {props['totalGlobalMem'] / 2**30:.1f} GiB; CUDA runtime "
+            f"{rt.runtimeGetVersion()}, driver {rt.driverGetVersion()}"
+        )
+    except Exception as exc:  # the figures stand without it
+        return f"unknown ({type(exc).__name__})"
+
+
 def machine_info(libs: list[Library], device: str) -> dict[str, Any]:
     """Where and with what the figures were taken (the JSON's ``meta``)."""
     import datetime
@@ -1355,6 +1431,7 @@ def machine_info(libs: list[Library], device: str) -> dict[str, Any]:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "device": device,
+        "gpu": _gpu_info(device),
         "numpy": np.__version__,
         "libraries": {lib.key: lib.version for lib in libs},
         "labels": {lib.key: lib.label for lib in libs},
@@ -1382,6 +1459,50 @@ def _parse_sizes(text: str) -> tuple[int, ...]:
     if not sizes:
         raise argparse.ArgumentTypeError("no sizes given")
     return tuple(sizes)
+
+
+def merge_results(paths: list[str]) -> dict[str, Any]:
+    """One results payload from several ``--json`` files of one device and
+    library set (e.g. small and large sizes timed in separate runs), with the
+    summary and targets recomputed over all of them."""
+    payloads = [json.loads(Path(p).read_text()) for p in paths]
+    meta = dict(payloads[0]["meta"])
+    devices = {pl["meta"]["device"] for pl in payloads}
+    if len(devices) != 1:
+        raise SystemExit(f"bench.py --merge: results of several devices {devices}")
+    cells: dict[tuple[str, int], dict[str, Cell]] = {}
+    cases: dict[str, Any] = {}
+    for pl in payloads:
+        cases.update(pl["cases"])
+        for r in pl["results"]:
+            cells.setdefault((r["op"], r["size"]), {})[r["library"]] = Cell(
+                status=r["status"],
+                detail=r["detail"],
+                number=r["number"],
+                samples_ns=list(r["samples_ns"]),
+                stat=pl["meta"]["stat"],
+            )
+    unknown = sorted({op for op, _ in cells} - set(CASES))
+    if unknown:
+        raise SystemExit(f"bench.py --merge: unknown cases {unknown}")
+    results = sorted(
+        ((CASES[op], n, c) for (op, n), c in cells.items()),
+        key=lambda r: (list(CASES).index(r[0].name), r[1]),
+    )
+    labels = meta["labels"]
+    libs = [Library(k, labels[k], None, lambda a: a) for k in labels]
+    device = meta["device"]
+    sizes = sorted({n for _, n, _ in results})
+    meta["sizes"] = sizes
+    meta["command"] = " ; ".join(pl["meta"]["command"] for pl in payloads)
+    meta["seconds"] = sum(pl["meta"]["seconds"] for pl in payloads)
+    return {
+        "meta": meta,
+        "cases": cases,
+        "results": [r for pl in payloads for r in pl["results"]],
+        "summary": summarize(results, libs, device, None),
+        "_tables": (results, libs),
+    }
 
 
 def _select_cases(patterns: str | None) -> list[Case]:
@@ -1458,6 +1579,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="time nothing: merge --json files of one device (e.g. small and "
+        "large sizes run apart), print the table and targets, and with --plots "
+        "write the docs' files",
+    )
+    p.add_argument(
         "--simulate-cuda",
         action="store_true",
         help="with --device cuda:N and no GPU: run on the test suite's simulated "
@@ -1466,6 +1595,24 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.simulate_cuda:
         _simulate_cuda()
+
+    if args.merge:
+        payload = merge_results(args.merge)
+        results, libs = payload.pop("_tables")
+        print_table(results, libs)
+        print_summary(payload["summary"], libs)
+        if args.plots:
+            out = Path(args.plots)
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "results.json").write_text(_dump_results(payload) + "\n")
+            here = str(Path(__file__).resolve().parent)
+            if here not in sys.path:
+                sys.path.insert(0, here)
+            import plot
+
+            for path in [out / "results.json", *plot.write_all(payload, out)]:
+                print(f"wrote {path}")
+        return 0
 
     if args.list:
         for c in CASES.values():

@@ -13,11 +13,17 @@ SciPy baseline its target refers to (CSR, or the n-d ``coo_array``) and the
 target itself, a ratio ``ocean / scipy`` or an absolute time; the last column
 says whether the run met it.  Nothing here asserts on speed.
 
+With ``--device cuda:N`` the same cases run on a GPU: ours on ``cuda:N``
+against ``cupyx.scipy.sparse`` (CSR for 2-D; it has no n-d format, so the 3-D
+cases read ``n/a``), synchronised at the end of every sample; the target
+column keeps the CPU targets, read against CuPy's CSR.
+
 Usage::
 
     python3 benchmarks/bench_sparse.py              # every case (about a minute)
     python3 benchmarks/bench_sparse.py --quick      # smaller inputs (CI smoke)
     python3 benchmarks/bench_sparse.py --ops 'sum*' --json sparse.json
+    python3 benchmarks/bench_sparse.py --device cuda:0   # against cupyx.scipy.sparse
 """
 
 from __future__ import annotations
@@ -42,16 +48,69 @@ for _p in (str(_HERE), str(_HERE.parent)):
         sys.path.insert(0, _p)
 
 import bench  # noqa: E402  (the timing machinery)
-from bench import Case, Cell, Library, Timed, Unavailable  # noqa: E402
-
+from bench import (  # noqa: E402
+    Case,
+    Cell,
+    Library,
+    NotApplicable,
+    Timed,
+    Unavailable,
+)
 
 # --- libraries -----------------------------------------------------------------
+# The device of the run: "cpu", or "cuda:N" (--device), set once by main().
+DEVICE = "cpu"
+
+
 def _ocean() -> Library:
     import ocean_array_api as xp
     from ocean_ext import sparse
 
-    lib = Library("ocean", "ocean_ext.sparse", sparse, xp.asarray, version="(source)")
-    return lib
+    if DEVICE == "cpu":
+        return Library(
+            "ocean", "ocean_ext.sparse", sparse, xp.asarray, version="(source)"
+        )
+    devices = {str(d): d for d in xp.__array_namespace_info__().devices()}
+    dev = devices.get(DEVICE)
+    if dev is None:
+        raise Unavailable(f"no device {DEVICE} here (devices: {', '.join(devices)})")
+    backend, index = dev._backend, dev.index
+
+    def sync() -> None:  # the standard has none: look behind the curtain
+        backend.synchronize(index)
+
+    def put(a: Any) -> Any:
+        return xp.asarray(a, device=dev)
+
+    return Library(
+        "ocean", "ocean_ext.sparse", sparse, put, sync, "(source)", device=DEVICE
+    )
+
+
+def _cupyx() -> Library:
+    """cupyx.scipy.sparse on the GPU of ``DEVICE`` (the baseline of --device cuda:N)."""
+    try:
+        import cupy as cp
+        import cupyx.scipy.sparse as csp
+    except ImportError as exc:
+        raise Unavailable(f"CuPy is not installed ({exc})") from None
+    index = int(DEVICE.partition(":")[2] or 0)
+    try:
+        count = cp.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        raise Unavailable(f"no CUDA device ({exc})") from None
+    if index >= count:
+        raise Unavailable(f"no CUDA device {index} ({count} present)")
+    cp.cuda.Device(index).use()
+    return Library(
+        "cupyx",
+        "cupyx.scipy.sparse",
+        csp,
+        cp.asarray,
+        cp.cuda.get_current_stream().synchronize,
+        cp.__version__,
+        device=DEVICE,
+    )
 
 
 def _scipy() -> Library:
@@ -77,6 +136,11 @@ LIBRARIES: dict[str, Callable[[], Library]] = {
     "ocean": _ocean,
     "scipy": _scipy,
     "pydata": _pydata,
+}
+# --device cuda:N: ours against CuPy's sparse formats (the baseline, first)
+GPU_LIBRARIES: dict[str, Callable[[], Library]] = {
+    "cupyx": _cupyx,
+    "ocean": _ocean,
 }
 
 
@@ -135,10 +199,21 @@ class SparseInputs:
                 import ocean_array_api as xp
 
                 coo = lib.xp.COO
-                s = coo(xp.asarray(c), xp.asarray(d), shape)
+                s = coo(lib.from_numpy(c), lib.from_numpy(d), shape)
                 if name == "a2":
                     s = coo(s.coords, xp.multiply(s.data, 2.0), shape)
                 return s
+            if lib.key == "cupyx":
+                if name == "t":
+                    raise NotApplicable("cupyx.scipy.sparse has no n-d format")
+                put = lib.from_numpy
+                m = lib.xp.coo_matrix((put(d), (put(c[0]), put(c[1]))), shape=shape)
+                m.sum_duplicates()
+                m = m.tocsr()
+                if name == "a2":
+                    m = m.copy()
+                    m.data *= 2.0
+                return m
             if lib.key == "scipy":
                 import scipy.sparse as sps
 
@@ -161,10 +236,8 @@ class SparseInputs:
     def vector(self, lib: Library) -> Any:
         def make() -> Any:
             x = np.random.default_rng(self.seed + 3).random(self.side2)
-            if lib.key == "ocean":
-                import ocean_array_api as xp
-
-                return xp.asarray(x)
+            if lib.key in ("ocean", "cupyx"):
+                return lib.from_numpy(x)
             return x
 
         return self._get(f"{lib.key}-x", make)
@@ -210,19 +283,23 @@ def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
     c, d = inp.coords2()
     shape = inp.shape2()
     if lib.key == "ocean":
-        import ocean_array_api as xp
-
         return Timed(
             "f(c, d, shape)",
             f=lib.xp.COO,
-            c=xp.asarray(c),
-            d=xp.asarray(d),
+            c=lib.from_numpy(c),
+            d=lib.from_numpy(d),
             shape=shape,
         )
     if lib.key == "scipy":
         m = lib.xp.coo_array((d, tuple(c)), shape=shape)
         # tocsr() sums duplicates and sorts: the canonical form ours builds
         return Timed("m.tocsr()", m=m)
+    if lib.key == "cupyx":
+        put = lib.from_numpy
+        m = lib.xp.coo_matrix((put(d), (put(c[0]), put(c[1]))), shape=shape)
+        # a fresh matrix per call: CuPy caches the canonical flag on the object
+        return Timed("f((d, (r, c)), shape=shape).tocsr()", f=lib.xp.coo_matrix,
+                     d=m.data, r=m.row, c=m.col, shape=shape)  # fmt: skip
     return Timed("f(c, d, shape=shape)", f=lib.xp.COO, c=c, d=d, shape=shape)
 
 
@@ -252,7 +329,7 @@ _sum_case(1, "sum_axis1", "a", Target("csr", ratio=1.5))
 def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
     s = inp.array(lib, "a")
     lo, hi = inp.side2 // 100, inp.side2 // 50
-    if lib.key == "scipy":
+    if lib.key in ("scipy", "cupyx"):
         return Timed("s[lo:hi]", s=s, lo=lo, hi=hi)
     return Timed("v = s[lo:hi]; v.coords; v.data", s=s, lo=lo, hi=hi)
 
@@ -269,7 +346,7 @@ def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
 )
 def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
     s, t = inp.array(lib, "a"), inp.array(lib, "a2")
-    if lib.key == "scipy":
+    if lib.key in ("scipy", "cupyx"):
         return Timed("s.multiply(t)", s=s, t=t)
     return Timed("s * t", s=s, t=t)
 
@@ -281,7 +358,7 @@ def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
 )
 def _(lib: Library, n: int, inp: SparseInputs) -> Timed:
     s, t = inp.array(lib, "a"), inp.array(lib, "b")
-    if lib.key == "scipy":
+    if lib.key in ("scipy", "cupyx"):
         return Timed("s.multiply(t)", s=s, t=t)
     return Timed("s * t", s=s, t=t)
 
@@ -294,8 +371,8 @@ for _axis in (0, 1, 2, (0, 1), (1, 2)):
 
 
 # --- running ---------------------------------------------------------------------
-def _ratio(cells: dict[str, Cell], key: str) -> float | None:
-    a, b = cells.get(key), cells.get("scipy")
+def _ratio(cells: dict[str, Cell], key: str, base: str = "scipy") -> float | None:
+    a, b = cells.get(key), cells.get(base)
     if a is None or b is None or a.value_ns is None or b.value_ns is None:
         return None
     return a.value_ns / b.value_ns
@@ -321,15 +398,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--json", metavar="PATH", help="also write the results as JSON to PATH"
     )
+    p.add_argument(
+        "--device",
+        default="cpu",
+        help="'cpu' (default: against SciPy and pydata/sparse) or 'cuda:N' "
+        "(against cupyx.scipy.sparse)",
+    )
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     args = p.parse_args(argv)
+    global DEVICE
+    DEVICE = args.device.strip().lower()
+    if DEVICE == "cpu:0":
+        DEVICE = "cpu"
+    if DEVICE != "cpu" and not DEVICE.startswith("cuda"):
+        p.error(f"--device must be 'cpu' or 'cuda:N', got {args.device!r}")
+    if DEVICE == "cuda":
+        DEVICE = "cuda:0"
+    makers = LIBRARIES if DEVICE == "cpu" else GPU_LIBRARIES
+    base = "scipy" if DEVICE == "cpu" else "cupyx"
 
     if args.list:
         for c, t in CASES.values():
             print(f"{c.name:<14} {c.doc}  [target {t.describe()}]")
         return 0
     libs: list[Library] = []
-    for key, make in LIBRARIES.items():
+    for key, make in makers.items():
         try:
             libs.append(make())
         except Unavailable as exc:
@@ -354,7 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     min_sample_ns = 50_000 if quick else 200_000
 
     print(
-        f"Python {platform.python_version()} on {platform.machine()} ({os.cpu_count()} CPUs); "
+        f"Python {platform.python_version()} on {platform.machine()} "
+        f"({os.cpu_count()} CPUs); device {DEVICE}; "
         + ", ".join(f"{lib.label} {lib.version}".strip() for lib in libs)
     )
     print(
@@ -375,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t0
 
     keys = [lib.key for lib in libs]
-    head = f"{'case':<14}" + "".join(f"{k:>12}" for k in keys) + f"{'ocean/scipy':>13}"
+    head = f"{'case':<14}" + "".join(f"{k:>12}" for k in keys)
+    head += f"{'ocean/' + base:>13}"
     head += f"{'ocean/pydata':>14}  {'target':<16} met"
     print(head)
     print("-" * len(head))
@@ -386,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
             cell = cells[k]
             text = bench._fmt_ns(cell.value_ns) if cell.status == "ok" else cell.status
             line += f"{text + ('~' if cell.status == 'ok' and cell.noisy else ''):>12}"
-        r = _ratio(cells, "ocean")
+        r = _ratio(cells, "ocean", base)
         rp = None
         if "pydata" in cells and cells["pydata"].value_ns and cells["ocean"].value_ns:
             rp = cells["ocean"].value_ns / cells["pydata"].value_ns
@@ -407,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
                 "doc": c.doc,
                 "target": target.describe(),
                 "met": met,
-                "ratio_scipy": r,
+                "ratio_" + base: r,
                 "ratio_pydata": rp,
                 "ns": {k: cells[k].value_ns for k in keys},
             }
@@ -415,7 +510,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n({elapsed:.0f} s; '~': a noisy cell, median > 1.25x the fastest sample)")
     if args.json:
         path = Path(args.json)
-        path.write_text(json.dumps({"quick": quick, "results": results}, indent=1))
+        path.write_text(
+            json.dumps({"quick": quick, "device": DEVICE, "results": results}, indent=1)
+        )
         print(f"wrote {path}")
     return 0
 

@@ -13,7 +13,9 @@ Cases (``--case``; ``--lib ocean`` or ``dask``):
 - ``reduce``: ``mean``, ``sum`` and ``var`` of a float64 array of ``--gib``
   GiB (64 by default) built lazily, ``abs(arange(n) / n - 0.5)``, computed
   together in one pass (``ocean_ext.compute`` / ``dask.compute``); checked
-  against the closed forms (mean 1/4, var 1/48).
+  against the closed forms (mean 1/4, var 1/48).  ``--device dask:cuda:0``
+  runs ours on CuPy chunks on a GPU (larger than its memory, with ``--gib``
+  above it).
 - ``matmul``: ``sum(A @ B)`` for ``--side`` x ``--side`` (16384) float64
   operands built lazily from two ``arange`` vectors in chunks of ``--block``
   (2048) elements and elementwise functions (``cos(i * a + j * b)``).
@@ -60,21 +62,42 @@ GIB = 1 << 30
 
 
 # --- the computations (run in the child) ------------------------------------------
-def _dask_device(xp: Any) -> Any:
+def _dask_device(xp: Any, name: str = "dask") -> Any:
     info = xp.__array_namespace_info__()
-    return next(d for d in info.devices() if d.kind == "dask")
+    found = [d for d in info.devices() if str(d) == name]
+    if not found:
+        have = ", ".join(str(d) for d in info.devices())
+        raise SystemExit(f"dask_out_of_core.py: no device {name} here ({have})")
+    return found[0]
 
 
-def _reduce(lib: str, gib: float) -> dict[str, Any]:
+def _gpu_memory(name: str) -> dict[str, Any]:
+    """The GPU's memory, and the most CuPy's memory pool ever held (it keeps
+    freed blocks), for a ``dask:cuda:<i>`` run."""
+    import cupy as cp
+
+    with cp.cuda.Device(int(name.rsplit(":", 1)[1])):
+        _free, total = cp.cuda.runtime.memGetInfo()
+        pool = cp.get_default_memory_pool()
+        return {
+            "gpu_total_gib": total / GIB,
+            "gpu_pool_held_gib": pool.total_bytes() / GIB,
+        }
+
+
+def _reduce(lib: str, gib: float, device: str = "dask") -> dict[str, Any]:
     n = int(gib * GIB) // 8
+    extra: dict[str, Any] = {}
     if lib == "ocean":
         import ocean_array_api as xp
         import ocean_ext
 
-        with _dask_device(xp):
+        with _dask_device(xp, device):
             x = xp.abs(xp.arange(n, dtype=xp.float64) / n - 0.5)
             out = ocean_ext.compute(xp.mean(x), xp.sum(x), xp.var(x))
         mean, total, var = (float(v) for v in out)
+        if device.startswith("dask:cuda"):
+            extra = _gpu_memory(device)
     else:
         import dask
         import dask.array as da
@@ -82,7 +105,7 @@ def _reduce(lib: str, gib: float) -> dict[str, Any]:
         x = abs(da.arange(n, dtype="float64") / n - 0.5)
         mean, total, var = (float(v) for v in dask.compute(x.mean(), x.sum(), x.var()))
     ok = abs(mean - 0.25) < 1e-6 and abs(var - 1 / 48) < 1e-6
-    return {"mean": mean, "sum": total, "var": var, "ok": ok, "n": n}
+    return {"mean": mean, "sum": total, "var": var, "ok": ok, "n": n, **extra}
 
 
 def _matmul(lib: str, side: int, block: int) -> dict[str, Any]:
@@ -147,7 +170,7 @@ def _sort(lib: str, gib: float, chunk_mib: int) -> dict[str, Any]:
 def child(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     if args.case == "reduce":
-        res = _reduce(args.lib, args.gib)
+        res = _reduce(args.lib, args.gib, args.device)
     elif args.case == "matmul":
         res = _matmul(args.lib, args.side, args.block)
     else:
@@ -236,6 +259,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--case", default="all", choices=("reduce", "matmul", "sort", "all"))
     p.add_argument("--lib", default="both", choices=("ocean", "dask", "both"))
     p.add_argument("--gib", type=float, default=64.0)
+    p.add_argument(
+        "--device",
+        default="dask",
+        help="the device of --lib ocean's reduce: dask (NumPy chunks, the "
+        "default) or dask:cuda:<i> (CuPy chunks; the result then also gives the "
+        "GPU's memory and the most CuPy's memory pool held)",
+    )
     p.add_argument("--side", type=int, default=16384)
     p.add_argument("--block", type=int, default=2048)
     p.add_argument("--sort-gib", type=float, default=4.0)
@@ -259,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     passed = [
         f"--gib={args.gib}",
+        f"--device={args.device}",
         f"--side={args.side}",
         f"--block={args.block}",
         f"--sort-gib={args.sort_gib}",

@@ -14,7 +14,7 @@ It writes, into the output folder:
 - ``ratios_ext.svg``: the same for the ``ocean_ext`` cases (their baselines
   are named in the case list);
 - ``scaling.svg``: time against size for a few representative operations;
-- ``summary.md``: the machine, issue 16's targets with PASS/FAIL and the
+- ``summary.md``: the machine, the targets with PASS/FAIL and the
   geometric means; ``cases.md``: the list of cases (both included by
   ``docs/benchmarks.md``).
 
@@ -243,6 +243,7 @@ def summary_markdown(payload: dict[str, Any]) -> str:
         f"| Python | {meta.get('python', '-')} |",
         f"| libraries | {libs} |",
         f"| device | {meta.get('device', '-')} |",
+        *([f"| GPU | {meta['gpu']} |"] if meta.get("gpu") else []),
         f"| ocean_array_api commit | {meta.get('git_commit') or '-'} |",
         f"| compiled fast path | {fast_text} |",
         f"| statistic | {meta.get('stat', 'median')} of up to {meta.get('reps')} "
@@ -261,7 +262,7 @@ def summary_markdown(payload: dict[str, Any]) -> str:
         lines += [
             "## Targets",
             "",
-            f"ocean_array_api against {_label(payload, base)} (issue 16); "
+            f"ocean_array_api against {_label(payload, base)}; "
             '"small" is 8 and 1,000 elements, "large" 1e6 and 1e7.',
             "",
             "| target | measured | limit | result | detail |",
@@ -306,7 +307,7 @@ def cases_markdown(payload: dict[str, Any]) -> str:
     cases = payload.get("cases", {})
     if cases:
         lines += [
-            "Group: the operation group of issue 16's list (counted in the "
+            "Group: the operation group of the target list (counted in the "
             "targets), `other` (shown, not counted) or `ext` (`ocean_ext`, "
             "against the NumPy counterpart the statement names).",
             "",

@@ -2,7 +2,7 @@
 
 ``benchmarks/bench.py`` is a measurement, not a test: nothing here looks at a
 time (the machine is shared and noisy).  A tiny run checks that the results
-file is valid and carries the machine and every target of issue 16 with a
+file is valid and carries the machine and every target with a
 verdict, and that ``--plots`` writes the plots and the tables that
 ``docs/benchmarks.md`` includes.
 """
@@ -63,7 +63,7 @@ def test_json_has_machine_results_and_targets(
     out = tmp_path / "r.json"
     assert bench.main([*TINY, "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "Issue 16's targets" in text
+    assert "The targets" in text
     payload = json.loads(out.read_text())
     meta = payload["meta"]
     for key in ("date", "cpu", "cpus", "os", "python", "numpy", "fastpath", "command"):
