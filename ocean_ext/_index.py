@@ -356,10 +356,14 @@ def _resolve(
             lo = 0
             if it.size:
                 lo, hi = int(xp.min(it)), int(xp.max(it))
+                if (lo < -n or hi >= n) and it.ndim == 0:
+                    # a 0-d index array is checked as an integer is (NumPy
+                    # raises even when another index array selects nothing)
+                    raise _out_of_bounds(where, hi if hi >= n else lo, axis, n)
                 if (lo < -n or hi >= n) and bad is None:
                     # raised once the index arrays are known to select
-                    # something (as NumPy, which checks no bounds for an
-                    # empty selection)
+                    # something (as NumPy, which checks no bounds of an n-d
+                    # index array for an empty selection)
                     bad = _out_of_bounds(where, hi if hi >= n else lo, axis, n)
             # our own int64 copy: later changes to the caller's array are not
             # seen (the index has read it), and it can be normalised in place

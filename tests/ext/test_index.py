@@ -736,3 +736,23 @@ def test_bound_index_on_a_one_element_view_with_a_wide_stride():
     assert x[ocean_ext.index[[0]].bind(x)].shape == (1,)
     assert float(x[ocean_ext.index[[0]].bind(x)][0]) == 0.0
     assert x[ocean_ext.index[[]].bind(x)].shape == (0,)
+
+
+def test_a_0d_index_array_is_bounds_checked_as_an_integer():
+    """NumPy checks a 0-d index array's bounds as it checks an integer's, even
+    when another index array selects nothing (``a[0, array(1), []]`` raises);
+    an n-d one only when something is selected.  Bound index objects did not
+    raise (found by test_setitem_matches_numpy)."""
+    a = xp.zeros((1, 1, 1))
+    empty = xp.asarray([], dtype=xp.int64)
+    idx = ocean_ext.index[0, xp.asarray(1), empty]
+    for target in (a, a.shape):
+        with pytest.raises(IndexError, match="out of bounds for axis 1"):
+            idx.bind(target)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[idx] = 0.0
+    # an n-d out-of-bounds index array with an empty selection: nothing to do
+    b = xp.zeros((2, 2))
+    ok = ocean_ext.index[xp.asarray([5]), empty].bind(b)
+    b[ok] = 1.0
+    assert float(xp.sum(b)) == 0.0
