@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _array_object as _ao
-from . import _devices
+from . import _devices, _hints
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
@@ -367,10 +367,11 @@ def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
     return dt
 
 
+@_hints.keyword_only
 def full(
     shape: int | tuple[int, ...],
     fill_value: bool | int | float | complex,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -378,6 +379,8 @@ def full(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full.html
     """
+    if _positional:
+        raise _hints.positional_error(full, (shape, fill_value, *_positional))
     where = "full()"
     shp = check_shape(shape, where)
     dt = _fill_dtype(fill_value, _dtype_arg(dtype, where), where)
@@ -392,12 +395,15 @@ def full(
 def _filled(name: str, fill: int) -> Any:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
         shape: int | tuple[int, ...],
-        *,
+        *_positional: Any,
         dtype: DType | None = None,
         device: Device | None = None,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (shape, *_positional))
         shp = check_shape(shape, where)
         dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
         dev = _device_arg(device, where)
@@ -420,9 +426,16 @@ empty.__doc__ = f"An uninitialised array.\n\nSee {_SPEC.format('empty')}"
 def _like(name: str, base: Any) -> Any:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
-        x: Array, /, *, dtype: DType | None = None, device: Device | None = None
+        x: Array,
+        /,
+        *_positional: Any,
+        dtype: DType | None = None,
+        device: Device | None = None,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         return base(
@@ -441,11 +454,12 @@ ones_like = _like("ones_like", ones)
 empty_like = _like("empty_like", empty)
 
 
+@_hints.keyword_only
 def full_like(
     x: Array,
     /,
     fill_value: bool | int | float | complex,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -453,6 +467,8 @@ def full_like(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full_like.html
     """
+    if _positional:
+        raise _hints.positional_error(full_like, (x, fill_value, *_positional))
     if x.__class__ is not Array:
         type_error("full_like()", "x", "an array", x)
     return full(
@@ -479,12 +495,13 @@ def _real_scalar(
     type_error(where, argname, "an int or float", value)
 
 
+@_hints.keyword_only
 def arange(
     start: int | float,
     /,
     stop: int | float | None = None,
     step: int | float = 1,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -492,6 +509,8 @@ def arange(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html
     """
+    if _positional:
+        raise _hints.positional_error(arange, (start, stop, step, *_positional))
     where = "arange()"
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop", allow_none=True)
@@ -536,11 +555,12 @@ def arange(
     return _wrap(dev._ops["arange"](dev._index, start, stop, step, dt._native), dt, dev)
 
 
+@_hints.keyword_only
 def eye(
     n_rows: int,
     n_cols: int | None = None,
     /,
-    *,
+    *_positional: Any,
     k: int = 0,
     dtype: DType | None = None,
     device: Device | None = None,
@@ -549,6 +569,8 @@ def eye(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.eye.html
     """
+    if _positional:
+        raise _hints.positional_error(eye, (n_rows, n_cols, *_positional))
     where = "eye()"
     n_rows = check_int(n_rows, where, "n_rows")
     if n_cols is not None:
@@ -568,12 +590,13 @@ def eye(
     return _wrap(dev._ops["eye"](dev._index, n_rows, m, k, dt._native), dt, dev)
 
 
+@_hints.keyword_only
 def linspace(
     start: int | float | complex,
     stop: int | float | complex,
     /,
     num: int,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
     endpoint: bool = True,
@@ -582,6 +605,8 @@ def linspace(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html
     """
+    if _positional:
+        raise _hints.positional_error(linspace, (start, stop, num, *_positional))
     where = "linspace()"
     for argname, v in (("start", start), ("stop", stop)):
         if v.__class__ not in (int, float, complex) and not isinstance(
@@ -675,7 +700,10 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
 def _tri(name: str) -> Any:
     where = f"{name}()"
 
-    def func(x: Array, /, *, k: int = 0) -> Array:
+    @_hints.keyword_only
+    def func(x: Array, /, *_positional: Any, k: int = 0) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         k = check_int(k, where, "k")
