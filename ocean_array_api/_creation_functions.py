@@ -331,6 +331,56 @@ def _check_int_range(obj: Any, dt: DType, where: str) -> None:
 
 
 # --- filled arrays ----------------------------------------------------------------
+def _scalar_of(value: Any, where: str, argname: str, devices: list[Device]) -> Any:
+    """The Python scalar a 0-d array passed for a scalar argument stands for.
+
+    The standard types the bounds of ``linspace`` and ``arange`` and the fill
+    value of ``full`` as Python scalars; NumPy, CuPy, PyTorch, JAX and
+    array-api-strict all accept a 0-d array there too, and SciPy passes one,
+    so refusing it would protect no portable code.  Its value counts (``bool``,
+    ``int``, ``float`` or ``complex`` by its dtype's kind; reading it computes
+    a lazy array), and its device is appended to ``devices``: the result goes
+    there (see :func:`_scalar_device`).  Anything else is returned unchanged.
+    """
+    if value.__class__ is not Array:
+        return value
+    if value._data.ndim != 0:
+        msg = (
+            f"{where}: `{argname}` must be a Python scalar or a 0-d array, got an "
+            f"array of shape {value._data.shape}"
+        )
+        raise TypeError(msg)
+    devices.append(value._device)
+    dt = value._dtype
+    if dt is _dt.bool:
+        return bool(value)
+    if dt in _dt._integer:
+        return int(value)
+    if dt in _dt._complex_floating or (not dt._standard and "complex" in dt._name):
+        return complex(value)
+    return float(value)
+
+
+def _scalar_device(
+    device: Any, devices: list[Device], names: tuple[str, ...], where: str
+) -> Any:
+    """``device`` for a result whose scalar arguments ``names`` were 0-d arrays
+    on ``devices``: theirs when ``device`` is None; mixing devices (among them
+    or with ``device``) is the usual device error."""
+    if not devices:
+        return device
+    first = devices[0]
+    for dev, name in zip(devices[1:], names[1:], strict=False):
+        if dev is not first:
+            device_error(where, (names[0], name), (first, dev))
+    if device is None:
+        return first
+    dev = parse_device(device, where)
+    if dev is not first:
+        device_error(where, (names[0], "device"), (first, dev))
+    return dev
+
+
 def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
     t = fill_value.__class__
     if t not in (bool, int, float, complex):
@@ -382,6 +432,12 @@ def full(
     if _positional:
         raise _hints.positional_error(full, (shape, fill_value, *_positional))
     where = "full()"
+    if fill_value.__class__ is Array:  # a 0-d array: its value, dtype and device
+        devs: list[Device] = []
+        fill_dtype = fill_value._dtype
+        fill_value = _scalar_of(fill_value, where, "fill_value", devs)
+        dtype = fill_dtype if dtype is None else dtype
+        device = _scalar_device(device, devs, ("fill_value",), where)
     shp = check_shape(shape, where)
     dt = _fill_dtype(fill_value, _dtype_arg(dtype, where), where)
     dev = _device_arg(device, where)
@@ -512,6 +568,17 @@ def arange(
     if _positional:
         raise _hints.positional_error(arange, (start, stop, step, *_positional))
     where = "arange()"
+    if Array in (start.__class__, stop.__class__, step.__class__):  # 0-d arrays
+        devs: list[Device] = []
+        names = tuple(
+            n
+            for n, v in (("start", start), ("stop", stop), ("step", step))
+            if v.__class__ is Array
+        )
+        start = _scalar_of(start, where, "start", devs)
+        stop = _scalar_of(stop, where, "stop", devs)
+        step = _scalar_of(step, where, "step", devs)
+        device = _scalar_device(device, devs, names, where)
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop", allow_none=True)
     step = _real_scalar(step, where, "step")
@@ -608,6 +675,14 @@ def linspace(
     if _positional:
         raise _hints.positional_error(linspace, (start, stop, num, *_positional))
     where = "linspace()"
+    if start.__class__ is Array or stop.__class__ is Array:  # 0-d arrays
+        devs: list[Device] = []
+        names = tuple(
+            n for n, v in (("start", start), ("stop", stop)) if v.__class__ is Array
+        )
+        start = _scalar_of(start, where, "start", devs)
+        stop = _scalar_of(stop, where, "stop", devs)
+        device = _scalar_device(device, devs, names, where)
     for argname, v in (("start", start), ("stop", stop)):
         if v.__class__ not in (int, float, complex) and not isinstance(
             v, (int, float, complex)
