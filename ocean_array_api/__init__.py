@@ -89,3 +89,11 @@ def __getattr__(name: str) -> object:
     # Only reached for a name the module lacks: ``xp.array`` and other NumPy
     # names get an AttributeError that says what the standard calls it.
     raise _hints.missing_module_attribute_error(__name__, name)
+
+
+# One warning, at import, when the compiled parts were not built (no C
+# compiler at install time): what runs slower, and how to build them.
+from ._compiled import warn_if_missing as _warn_if_missing  # noqa: E402
+
+_warn_if_missing()
+del _warn_if_missing
