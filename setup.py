@@ -1,15 +1,25 @@
-"""Build of the compiled CPU kernels (everything else is in pyproject.toml).
+"""Build of the compiled parts (everything else is in pyproject.toml).
 
-``ocean_cpu._gather_c`` gathers through precomputed flat offsets (bound
-``ocean_ext.index`` objects; ``backends/ocean_cpu/src/gather.c``).
+Three C extensions, each with a pure Python twin, so that all three are
+optional: ``pip install .`` builds them with the C compiler Python was built
+with (gcc or clang) against the NumPy headers of the build environment, and
+installs without them, after one warning, when no compiler works (``CC``
+pointing nowhere included).  ``import ocean_array_api`` then warns once too
+(``ocean_array_api/_compiled.py``: what runs slower, how to build it).
+
+``ocean_array_api._fastpath`` is the compiled fast path of the Array front end
+(operators, indexing, attributes; ``ocean_array_api/src/fastpath.c``);
+without it the Python front end runs alone.
 ``ocean_cpu._halfprec_c`` holds the NumPy ufuncs of the ``ocean_ext.float16``
-and ``ocean_ext.complex32`` dtypes (``backends/ocean_cpu/src/halfprec.c``).
-``pip install .`` builds it with the C compiler Python was built with (gcc or
-clang) against the NumPy headers of the build environment; from a source
-checkout, ``python setup.py build_ext --inplace`` puts it next to
-``backends/ocean_cpu/_backend.py``.  Without it the package still works:
-float16 falls back to NumPy's (slower) float16 loops and complex32 operations
-raise a TypeError that says how to build it.
+and ``ocean_ext.complex32`` dtypes (``backends/ocean_cpu/src/halfprec.c``);
+without it float16 falls back to NumPy's (slower) float16 loops and complex32
+operations raise a TypeError that says how to build it.
+``ocean_cpu._gather_c`` gathers through precomputed flat offsets (bound
+``ocean_ext.index`` objects; ``backends/ocean_cpu/src/gather.c``); without it
+NumPy's ``take`` does.
+
+From a source checkout, ``python setup.py build_ext --inplace`` puts them
+next to their packages.
 """
 
 from __future__ import annotations
@@ -18,6 +28,34 @@ import sys
 
 import numpy as np
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
+
+
+class build_ext(_build_ext):
+    """``build_ext`` whose optional extensions that fail to build are named
+    once, at the end, with what that costs (rather than one line each in the
+    compiler's output)."""
+
+    def run(self) -> None:
+        super().run()
+        import os
+
+        missing = [
+            ext.name
+            for ext in self.extensions
+            if not os.path.exists(self.get_ext_fullpath(ext.name))
+        ]
+        if missing:
+            msg = (
+                f"WARNING: ocean-array-api: no C compiler worked, so "
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                f"not built.  The package works without them, on slower pure "
+                f"Python twins (complex32 operations need _halfprec_c); "
+                f"'import ocean_array_api' says which.  Install gcc or clang "
+                f"and reinstall to build them."
+            )
+            print(msg, file=sys.stderr)
+
 
 # -ffp-contract=off: the AVX2 and portable loops must round identically (no
 # implicit fused multiply-adds).  The AVX2/FMA/F16C code is enabled per
@@ -25,6 +63,7 @@ from setuptools import Extension, setup
 _unix_flags = ["-O3", "-ffp-contract=off", "-fno-math-errno", "-std=gnu11"]
 
 setup(
+    cmdclass={"build_ext": build_ext},
     ext_modules=[
         Extension(
             "ocean_cpu._halfprec_c",
@@ -33,6 +72,7 @@ setup(
             define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
             extra_compile_args=[] if sys.platform == "win32" else _unix_flags,
             libraries=[] if sys.platform == "win32" else ["m"],
+            optional=True,
         ),
         # Gathers through precomputed flat offsets (ocean_ext index objects).
         Extension(
@@ -41,10 +81,10 @@ setup(
             include_dirs=[np.get_include()],
             define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
             extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
+            optional=True,
         ),
         # The compiled fast path of the Array front end (operators, indexing,
-        # attributes; ocean_array_api/src/fastpath.c).  Optional: without it
-        # the Python front end runs alone.
+        # attributes; ocean_array_api/src/fastpath.c).
         Extension(
             "ocean_array_api._fastpath",
             sources=["ocean_array_api/src/fastpath.c"],
@@ -53,5 +93,5 @@ setup(
             extra_compile_args=[] if sys.platform == "win32" else ["-O2"],
             optional=True,
         ),
-    ]
+    ],
 )

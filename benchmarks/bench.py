@@ -542,7 +542,7 @@ def _(lib: Library, n: int, inp: Inputs) -> Timed:
     return Timed("f(obj)", f=lib.xp.asarray, obj=obj)
 
 
-# --- cases: byte-swapped inputs (ocean_ext, issue 4) -------------------------------
+# --- cases: byte-swapped inputs (ocean_ext) -------------------------------
 # The same data in the non-native byte order (e.g. '>f8' on a little-endian
 # machine): NumPy's swapped ndarray against ocean_ext.asarray() of it (no copy).
 # Both produce native results; ocean must not be slower than NumPy here.
@@ -591,7 +591,7 @@ _swapped_case(
 )
 
 
-# --- cases: index objects (ocean_ext, issue 4) ---------------------------------------
+# --- cases: index objects (ocean_ext) ---------------------------------------
 # Each scenario has two rows: "re-index" times 50 uses of x[key]; "bound" times
 # ocean_ext.index[key].bind(x) plus 50 uses of x[idx] for ocean (NumPy has no
 # index objects: its cell re-indexes, the reference of both rows).  The gain of
@@ -673,7 +673,7 @@ _index_case(
 )
 
 
-# --- cases: complex32 (ocean_ext, issue 5) -------------------------------------------
+# --- cases: complex32 (ocean_ext) -------------------------------------------
 # The same values (float16-representable real and imaginary parts) as
 # ocean_ext.complex32 for ocean and as complex64 for NumPy or CuPy, the
 # baseline: the targets are at most 0.7x its time for multiply, add and abs,
@@ -720,7 +720,7 @@ _c32_case("c32_sum", "xp.sum(x): complex32 vs complex64", "f(x)", "sum")
 _c32_case("c32_exp", "xp.exp(x): complex32 vs complex64", "f(x)", "exp")
 
 
-# --- cases: float16 (ocean_ext, issue 5) -----------------------------------------
+# --- cases: float16 (ocean_ext) -----------------------------------------
 # ocean_ext.float16 against NumPy's (or CuPy's) own float16 on the same values,
 # the baseline; array-api-strict has no float16 (n/a).
 def _f16_operand(lib: Library, inp: Inputs, name: str) -> Any:
@@ -752,12 +752,12 @@ _f16_case("f16_multiply", "x * y: float16 (ocean_ext) vs NumPy's float16", "x * 
 _f16_case("f16_exp", "xp.exp(x): float16 vs NumPy's float16", "f(x)", "exp")
 _f16_case("f16_sum", "xp.sum(x): float16 vs NumPy's float16", "f(x)", "sum")
 
-# --- cases: sparse COO (ocean_ext.sparse, issue 6) -----------------------------------
+# --- cases: sparse COO (ocean_ext.sparse) -----------------------------------
 # Their baselines are SciPy's sparse formats and pydata/sparse, not NumPy, and
 # their inputs are fixed (1e5 x 1e5 and 1e3^3 arrays with 1e6 entries), so they
 # run from benchmarks/bench_sparse.py, which reuses this file's timing
 # (run_case, interleaved calibrated samples) and prints its own table with the
-# targets of issue 6:  python3 benchmarks/bench_sparse.py [--quick]
+# the sparse targets:  python3 benchmarks/bench_sparse.py [--quick]
 
 
 # --- timing ----------------------------------------------------------------------

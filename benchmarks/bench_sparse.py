@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time ocean_ext.sparse against SciPy and pydata/sparse, in one run.
 
-The sparse cases of ``bench.py`` (issue 6) live here, because their baselines
+The sparse cases of ``bench.py`` live here, because their baselines
 are SciPy's sparse formats, not NumPy: the timing method is ``bench.py``'s
 (each statement compiled into its own loop, calibrated samples, libraries
 interleaved in rotating order, median of the repetitions), reused from it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Out-of-core measurements of the ``dask`` device, next to plain dask (issue 14).
+"""Out-of-core measurements of the ``dask`` device, next to plain dask.
 
 Not run in CI (each case runs for minutes and uses both cores).  Each
 measurement runs in a fresh child process; the parent samples the resident

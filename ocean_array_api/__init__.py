@@ -48,6 +48,7 @@ from ._utility_functions import __all__ as _utility_all
 # The Array class is not a standard name, but type annotations need it.
 from ._array_object import Array
 from . import fft, linalg
+from . import _hints
 
 _SECTIONS = (
     _constants_all, _creation_all, _data_type_all, [n for n in _dtypes_all if n != "DType"],
@@ -82,3 +83,17 @@ def _select_version() -> list[str]:
 
 __all__ = _select_version()
 del _select_version, annotations
+
+
+def __getattr__(name: str) -> object:
+    # Only reached for a name the module lacks: ``xp.array`` and other NumPy
+    # names get an AttributeError that says what the standard calls it.
+    raise _hints.missing_module_attribute_error(__name__, name)
+
+
+# One warning, at import, when the compiled parts were not built (no C
+# compiler at install time): what runs slower, and how to build them.
+from ._compiled import warn_if_missing as _warn_if_missing  # noqa: E402
+
+_warn_if_missing()
+del _warn_if_missing

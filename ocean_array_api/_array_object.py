@@ -19,6 +19,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_hooks as _hooks
+from . import _hints
 from ._devices import Device, parse_device
 from ._dtypes import DType
 from ._flags import API_VERSION, check_version
@@ -56,12 +57,23 @@ class Array(_Base):  # type: ignore[misc]
     _device: Device
     _dtype: DType
 
-    # Arrays are not hashable (``==`` is elementwise) and opt out of NumPy's
-    # ufunc dispatch, so ``ndarray + Array`` raises instead of silently
-    # converting our array to a NumPy one.
+    # Arrays are not hashable (``==`` is elementwise).
     __hash__ = None  # type: ignore[assignment]
-    __array_ufunc__ = None
     __array_priority__ = 1000
+
+    def __array_ufunc__(
+        self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any
+    ) -> Any:
+        """NumPy's ufuncs never take our arrays: ``numpy.exp(x)`` raises a
+        TypeError naming the namespace function to call instead (or
+        ``numpy.asarray(x)`` first), and NumPy's operators with our array on
+        the right (``ndarray + x``) are our reflected operators, which refuse
+        a NumPy array the same way ``x + ndarray`` does."""
+        return _hints.array_ufunc(self, ufunc, method, *inputs, **kwargs)
+
+    def __dir__(self) -> list[str]:
+        # the NumPy method names that only raise a hint are not attributes
+        return _hints.array_dir(self)
 
     def __new__(cls, *args: object, **kwargs: object) -> Array:
         msg = (
@@ -98,12 +110,25 @@ class Array(_Base):  # type: ignore[misc]
 
     @property
     def T(self) -> Array:
-        """Transpose of a 0-, 1- or 2-dimensional array (use ``mT`` for stacks)."""
-        if self._data.ndim > 2:
-            msg = (
-                "Array.T: only defined for arrays of at most 2 dimensions, got "
-                f"{self._data.ndim}; use x.mT or permute_dims()"
+        """Transpose of a two-dimensional array (use ``mT`` for stacks).
+
+        Notes
+        -----
+        The standard defines ``T`` for two dimensions only and says that an
+        error should be raised otherwise: a ValueError here, for 0-d and 1-d
+        arrays too (NumPy returns those unchanged).
+        """
+        # Note: NumPy's x.T of a 0-d or 1-d array is x itself; the standard's
+        # is an error (array-api-strict raises as well).
+        ndim = self._data.ndim
+        if ndim != 2:
+            fix = (
+                "use x.mT or permute_dims() for a stack of matrices"
+                if ndim > 2
+                else "a 0-d or 1-d array has nothing to transpose: use x itself, "
+                "or reshape(x, (1, -1)) / x[None, :] for a row"
             )
+            msg = f"Array.T: defined for two-dimensional arrays only, got {ndim} dimension(s); {fix}"
             raise ValueError(msg)
         return _wrap(self._data.T, self._dtype, self._device)
 
@@ -552,3 +577,5 @@ def _allowed_mask(allowed: Any) -> int:
 _FAST_DTYPES: tuple[DType, ...] = tuple(sorted(_dt._all, key=lambda d: d._name))
 if _FASTPATH:
     _install_fastpath()
+# ``x.sum()``, ``x.astype(...)``, ...: AttributeErrors that say what to call.
+_hints.install_array_hints(Array)

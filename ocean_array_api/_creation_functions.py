@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _array_object as _ao
-from . import _devices
+from . import _devices, _hints
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
 from ._array_object import Array, _transfer, _wrap
@@ -331,6 +331,56 @@ def _check_int_range(obj: Any, dt: DType, where: str) -> None:
 
 
 # --- filled arrays ----------------------------------------------------------------
+def _scalar_of(value: Any, where: str, argname: str, devices: list[Device]) -> Any:
+    """The Python scalar a 0-d array passed for a scalar argument stands for.
+
+    The standard types the bounds of ``linspace`` and ``arange`` and the fill
+    value of ``full`` as Python scalars; NumPy, CuPy, PyTorch, JAX and
+    array-api-strict all accept a 0-d array there too, and SciPy passes one,
+    so refusing it would protect no portable code.  Its value counts (``bool``,
+    ``int``, ``float`` or ``complex`` by its dtype's kind; reading it computes
+    a lazy array), and its device is appended to ``devices``: the result goes
+    there (see :func:`_scalar_device`).  Anything else is returned unchanged.
+    """
+    if value.__class__ is not Array:
+        return value
+    if value._data.ndim != 0:
+        msg = (
+            f"{where}: `{argname}` must be a Python scalar or a 0-d array, got an "
+            f"array of shape {value._data.shape}"
+        )
+        raise TypeError(msg)
+    devices.append(value._device)
+    dt = value._dtype
+    if dt is _dt.bool:
+        return bool(value)
+    if dt in _dt._integer:
+        return int(value)
+    if dt in _dt._complex_floating or (not dt._standard and "complex" in dt._name):
+        return complex(value)
+    return float(value)
+
+
+def _scalar_device(
+    device: Any, devices: list[Device], names: tuple[str, ...], where: str
+) -> Any:
+    """``device`` for a result whose scalar arguments ``names`` were 0-d arrays
+    on ``devices``: theirs when ``device`` is None; mixing devices (among them
+    or with ``device``) is the usual device error."""
+    if not devices:
+        return device
+    first = devices[0]
+    for dev, name in zip(devices[1:], names[1:], strict=False):
+        if dev is not first:
+            device_error(where, (names[0], name), (first, dev))
+    if device is None:
+        return first
+    dev = parse_device(device, where)
+    if dev is not first:
+        device_error(where, (names[0], "device"), (first, dev))
+    return dev
+
+
 def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
     t = fill_value.__class__
     if t not in (bool, int, float, complex):
@@ -367,10 +417,11 @@ def _fill_dtype(fill_value: Any, dt: DType | None, where: str) -> DType:
     return dt
 
 
+@_hints.keyword_only
 def full(
     shape: int | tuple[int, ...],
     fill_value: bool | int | float | complex,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -378,7 +429,15 @@ def full(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full.html
     """
+    if _positional:
+        raise _hints.positional_error(full, (shape, fill_value, *_positional))
     where = "full()"
+    if fill_value.__class__ is Array:  # a 0-d array: its value, dtype and device
+        devs: list[Device] = []
+        fill_dtype = fill_value._dtype
+        fill_value = _scalar_of(fill_value, where, "fill_value", devs)
+        dtype = fill_dtype if dtype is None else dtype
+        device = _scalar_device(device, devs, ("fill_value",), where)
     shp = check_shape(shape, where)
     dt = _fill_dtype(fill_value, _dtype_arg(dtype, where), where)
     dev = _device_arg(device, where)
@@ -392,12 +451,15 @@ def full(
 def _filled(name: str, fill: int) -> Any:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
         shape: int | tuple[int, ...],
-        *,
+        *_positional: Any,
         dtype: DType | None = None,
         device: Device | None = None,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (shape, *_positional))
         shp = check_shape(shape, where)
         dt = _dt.DEFAULT_FLOAT if dtype is None else check_dtype_arg(dtype, where)
         dev = _device_arg(device, where)
@@ -420,9 +482,16 @@ empty.__doc__ = f"An uninitialised array.\n\nSee {_SPEC.format('empty')}"
 def _like(name: str, base: Any) -> Any:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
-        x: Array, /, *, dtype: DType | None = None, device: Device | None = None
+        x: Array,
+        /,
+        *_positional: Any,
+        dtype: DType | None = None,
+        device: Device | None = None,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         return base(
@@ -441,11 +510,12 @@ ones_like = _like("ones_like", ones)
 empty_like = _like("empty_like", empty)
 
 
+@_hints.keyword_only
 def full_like(
     x: Array,
     /,
     fill_value: bool | int | float | complex,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -453,6 +523,8 @@ def full_like(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.full_like.html
     """
+    if _positional:
+        raise _hints.positional_error(full_like, (x, fill_value, *_positional))
     if x.__class__ is not Array:
         type_error("full_like()", "x", "an array", x)
     return full(
@@ -479,12 +551,13 @@ def _real_scalar(
     type_error(where, argname, "an int or float", value)
 
 
+@_hints.keyword_only
 def arange(
     start: int | float,
     /,
     stop: int | float | None = None,
     step: int | float = 1,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
 ) -> Array:
@@ -492,7 +565,20 @@ def arange(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.arange.html
     """
+    if _positional:
+        raise _hints.positional_error(arange, (start, stop, step, *_positional))
     where = "arange()"
+    if Array in (start.__class__, stop.__class__, step.__class__):  # 0-d arrays
+        devs: list[Device] = []
+        names = tuple(
+            n
+            for n, v in (("start", start), ("stop", stop), ("step", step))
+            if v.__class__ is Array
+        )
+        start = _scalar_of(start, where, "start", devs)
+        stop = _scalar_of(stop, where, "stop", devs)
+        step = _scalar_of(step, where, "step", devs)
+        device = _scalar_device(device, devs, names, where)
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop", allow_none=True)
     step = _real_scalar(step, where, "step")
@@ -536,11 +622,12 @@ def arange(
     return _wrap(dev._ops["arange"](dev._index, start, stop, step, dt._native), dt, dev)
 
 
+@_hints.keyword_only
 def eye(
     n_rows: int,
     n_cols: int | None = None,
     /,
-    *,
+    *_positional: Any,
     k: int = 0,
     dtype: DType | None = None,
     device: Device | None = None,
@@ -549,6 +636,8 @@ def eye(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.eye.html
     """
+    if _positional:
+        raise _hints.positional_error(eye, (n_rows, n_cols, *_positional))
     where = "eye()"
     n_rows = check_int(n_rows, where, "n_rows")
     if n_cols is not None:
@@ -568,12 +657,13 @@ def eye(
     return _wrap(dev._ops["eye"](dev._index, n_rows, m, k, dt._native), dt, dev)
 
 
+@_hints.keyword_only
 def linspace(
     start: int | float | complex,
     stop: int | float | complex,
     /,
     num: int,
-    *,
+    *_positional: Any,
     dtype: DType | None = None,
     device: Device | None = None,
     endpoint: bool = True,
@@ -582,7 +672,17 @@ def linspace(
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.linspace.html
     """
+    if _positional:
+        raise _hints.positional_error(linspace, (start, stop, num, *_positional))
     where = "linspace()"
+    if start.__class__ is Array or stop.__class__ is Array:  # 0-d arrays
+        devs: list[Device] = []
+        names = tuple(
+            n for n, v in (("start", start), ("stop", stop)) if v.__class__ is Array
+        )
+        start = _scalar_of(start, where, "start", devs)
+        stop = _scalar_of(stop, where, "stop", devs)
+        device = _scalar_device(device, devs, names, where)
     for argname, v in (("start", start), ("stop", stop)):
         if v.__class__ not in (int, float, complex) and not isinstance(
             v, (int, float, complex)
@@ -675,7 +775,10 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
 def _tri(name: str) -> Any:
     where = f"{name}()"
 
-    def func(x: Array, /, *, k: int = 0) -> Array:
+    @_hints.keyword_only
+    def func(x: Array, /, *_positional: Any, k: int = 0) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         k = check_int(k, where, "k")

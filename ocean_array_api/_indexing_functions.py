@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes as _dt
+from . import _hints
 from ._array_object import Array, _wrap
 from ._helpers import device_error, dtype_error, normalize_axis, type_error
 
@@ -22,7 +23,10 @@ def _indices_arg(x: Any, indices: Any, fn: str) -> None:
         device_error(fn, ("x", "indices"), (x._device, indices._device))
 
 
-def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
+@_hints.keyword_only
+def take(
+    x: Array, indices: Array, /, *_positional: Any, axis: int | None = None
+) -> Array:
     """Elements of ``x`` at ``indices`` along ``axis``.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.take.html
@@ -33,6 +37,8 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     IndexError (the standard leaves out-of-bounds behaviour unspecified).  A
     0-dimensional ``x`` is a ValueError.
     """
+    if _positional:
+        raise _hints.positional_error(take, (x, indices, *_positional))
     fn = "take()"
     _indices_arg(x, indices, fn)
     if indices._data.ndim != 1:
@@ -66,7 +72,10 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     return _wrap(res, x._dtype, dev)
 
 
-def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
+@_hints.keyword_only
+def take_along_axis(
+    x: Array, indices: Array, /, *_positional: Any, axis: int = -1
+) -> Array:
     """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (as in ``argsort``).
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.take_along_axis.html
@@ -77,6 +86,8 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     Negative indices count from the end; an index outside ``[-n, n)`` is an
     IndexError.
     """
+    if _positional:
+        raise _hints.positional_error(take_along_axis, (x, indices, *_positional))
     fn = "take_along_axis()"
     _indices_arg(x, indices, fn)
     data = x._data

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _wrap
 from ._dtypes import DType, promote
 from ._helpers import (
@@ -190,17 +191,20 @@ def _axis_list(seq: Any, ndim: int, where: str, which: str) -> tuple[int, ...]:
     return out
 
 
+@_hints.keyword_only
 def tensordot(
     x1: Array,
     x2: Array,
     /,
-    *,
+    *_positional: Any,
     axes: int | tuple[Sequence[int], Sequence[int]] = 2,
 ) -> Array:
     """Tensor contraction of ``x1`` and ``x2`` over the given axes.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.tensordot.html
     """
+    if _positional:
+        raise _hints.positional_error(tensordot, (x1, x2, *_positional))
     where = "tensordot()"
     if _ext.is_ext(x1) or _ext.is_ext(x2):  # float32/complex64, rounded once
         return _ext.via_proxy(  # type: ignore[no-any-return]
@@ -248,11 +252,14 @@ def tensordot(
     return _finish(dev._ops["tensordot"](x1._data, x2._data, (ax1, ax2)), dt, dev)
 
 
-def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+@_hints.keyword_only
+def vecdot(x1: Array, x2: Array, /, *_positional: Any, axis: int = -1) -> Array:
     """Dot product of vectors along ``axis``, conjugating ``x1``.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.vecdot.html
     """
+    if _positional:
+        raise _hints.positional_error(vecdot, (x1, x2, *_positional))
     where = "vecdot()"
     if _ext.is_ext(x1) or _ext.is_ext(x2):  # ocean_ext dtypes: own kernels
         return _ext.vecdot(x1, x2, axis)

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _compiled, _wrap
 from ._dtypes import promote
 from ._helpers import (
@@ -258,8 +259,9 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
 
 
 # --- joining and splitting ----------------------------------------------------------
+@_hints.keyword_only
 def concat(
-    arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0
+    arrays: tuple[Array, ...] | list[Array], /, *_positional: Any, axis: int | None = 0
 ) -> Array:
     """Join ``arrays`` along an existing axis (flattened first when ``axis=None``).
 
@@ -270,6 +272,8 @@ def concat(
     The dtypes must promote under the standard's rules (mixed kinds are a
     TypeError).
     """
+    if _positional:
+        raise _hints.positional_error(concat, (arrays, *_positional))
     # _arrays_arg inlined: concat is hot and small inputs pay for every call
     t = arrays.__class__
     if t is not tuple and t is not list and isinstance(arrays, (tuple, list)):
@@ -324,7 +328,10 @@ def _check_concat_shapes(natives: list[Any], axis: int) -> None:
             raise ValueError(msg)
 
 
-def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+@_hints.keyword_only
+def stack(
+    arrays: tuple[Array, ...] | list[Array], /, *_positional: Any, axis: int = 0
+) -> Array:
     """Join ``arrays`` (all of one shape) along a new axis.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.stack.html
@@ -334,6 +341,8 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     The dtypes must promote under the standard's rules (mixed kinds are a
     TypeError).
     """
+    if _positional:
+        raise _hints.positional_error(stack, (arrays, *_positional))
     fn = "stack()"
     dt, dev, natives, same = _arrays_arg(arrays, fn)
     first = natives[0].shape
@@ -351,11 +360,14 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     return _wrap(dev._ops["stack"](natives, axis, dt._native), dt, dev)
 
 
-def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+@_hints.keyword_only
+def unstack(x: Array, /, *_positional: Any, axis: int = 0) -> tuple[Array, ...]:
     """Views of ``x`` split along ``axis``, that axis removed.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.unstack.html
     """
+    if _positional:
+        raise _hints.positional_error(unstack, (x, *_positional))
     fn = "unstack()"
     _check_array(x, fn)
     data = x._data
@@ -422,11 +434,16 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     return _wrap(dev._ops["squeeze"](data, axes), x._dtype, dev)
 
 
-def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+@_hints.keyword_only
+def flip(
+    x: Array, /, *_positional: Any, axis: int | tuple[int, ...] | None = None
+) -> Array:
     """A view of ``x`` with the order of elements reversed along ``axis``.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.flip.html
     """
+    if _positional:
+        raise _hints.positional_error(flip, (x, *_positional))
     fn = "flip()"
     _check_array(x, fn)
     data = x._data
@@ -570,7 +587,10 @@ def _reshape_target(shape: Any) -> tuple[tuple[int, ...], int, bool]:
     return shape, known, -1 in shape
 
 
-def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+@_hints.keyword_only
+def repeat(
+    x: Array, repeats: int | Array, /, *_positional: Any, axis: int | None = None
+) -> Array:
     """Each element of ``x`` repeated ``repeats`` times (along ``axis``, or flattened).
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.repeat.html
@@ -581,6 +601,8 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     result shape depend on its values, which on an accelerator means a
     synchronisation.  Negative repeats are a ValueError.
     """
+    if _positional:
+        raise _hints.positional_error(repeat, (x, repeats, *_positional))
     fn = "repeat()"
     _check_array(x, fn)
     data = x._data
@@ -615,11 +637,12 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     return _wrap(res, x._dtype, dev)
 
 
+@_hints.keyword_only
 def roll(
     x: Array,
     /,
     shift: int | tuple[int, ...],
-    *,
+    *_positional: Any,
     axis: int | tuple[int, ...] | None = None,
 ) -> Array:
     """``x`` with its elements shifted cyclically by ``shift`` along ``axis``.
@@ -630,6 +653,8 @@ def roll(
     -----
     An axis named twice in ``axis`` is shifted by the sum of its shifts.
     """
+    if _positional:
+        raise _hints.positional_error(roll, (x, shift, *_positional))
     fn = "roll()"
     _check_array(x, fn)
     data = x._data

@@ -191,7 +191,9 @@ def overrides(version: str, ns: dict[str, Any]) -> dict[str, Any]:
 _cache: dict[str, types.ModuleType] = {}
 
 
-def _submodule(name: str, module: types.ModuleType, drop: set[str]) -> types.ModuleType:
+def _submodule(
+    name: str, module: types.ModuleType, drop: set[str], version: str | None = None
+) -> types.ModuleType:
     """A copy of extension ``module`` without the names in ``drop``.
 
     Built from ``module._FULL`` (every name of the newest revision) when the
@@ -206,7 +208,21 @@ def _submodule(name: str, module: types.ModuleType, drop: set[str]) -> types.Mod
     for n in names:
         setattr(sub, n, full[n])
     sub.__all__ = names  # type: ignore[attr-defined]
+    sub.__getattr__ = _missing_attribute(name, names, version)  # type: ignore[method-assign]
     return sub
+
+
+def _missing_attribute(
+    module: str, names: list[str], version: str | None = None
+) -> Callable[[str], Any]:
+    """A module ``__getattr__``: the AttributeError with a hint (_hints)."""
+
+    def __getattr__(name: str) -> Any:
+        from ._hints import missing_module_attribute_error
+
+        raise missing_module_attribute_error(module, name, names, version)
+
+    return __getattr__
 
 
 def namespace_for(version: str) -> types.ModuleType:
@@ -226,9 +242,12 @@ def namespace_for(version: str) -> types.ModuleType:
     for n, obj in full.items():
         setattr(ns, n, obj)
     ns.linalg = _submodule(  # type: ignore[attr-defined]
-        "ocean_array_api.linalg", linalg, removed_linalg_names(version)
+        "ocean_array_api.linalg", linalg, removed_linalg_names(version), version
     )
-    ns.fft = _submodule("ocean_array_api.fft", fft, set())  # type: ignore[attr-defined]
+    ns.fft = _submodule("ocean_array_api.fft", fft, set(), version)  # type: ignore[attr-defined]
     ns.__array_api_version__ = version  # type: ignore[attr-defined]
     ns.__all__ = sorted(full)  # type: ignore[attr-defined]
+    ns.__getattr__ = _missing_attribute(  # type: ignore[method-assign]
+        "ocean_array_api", ns.__all__, version
+    )
     return _cache.setdefault(version, ns)

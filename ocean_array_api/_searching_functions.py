@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _compiled, _wrap
 from ._dtypes import promote
 from ._elementwise_functions import _resolve, check_int_range, check_scalar
@@ -33,7 +34,12 @@ def _arg_extremum(name: str, summary: str) -> Callable[..., Array]:
     fn = f"{name}()"
     allowed = _dt._real_numeric
 
-    def func(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+    @_hints.keyword_only
+    def func(
+        x: Array, /, *_positional: Any, axis: int | None = None, keepdims: bool = False
+    ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(fn, "x", "an array", x)
         dt = x._dtype
@@ -85,13 +91,20 @@ argmin = _arg_extremum(
 )
 
 
+@_hints.keyword_only
 def count_nonzero(
-    x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    x: Array,
+    /,
+    *_positional: Any,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
 ) -> Array:
     """Number of nonzero elements of ``x`` over ``axis``.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.count_nonzero.html
     """
+    if _positional:
+        raise _hints.positional_error(count_nonzero, (x, *_positional))
     if x.__class__ is not Array:
         type_error("count_nonzero()", "x", "an array", x)
     data = x._data
@@ -134,11 +147,12 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     return tuple([_wrap(i, _index, dev) for i in res])
 
 
+@_hints.keyword_only
 def searchsorted(
     x1: Array,
     x2: Array | int | float,
     /,
-    *,
+    *_positional: Any,
     side: Literal["left", "right"] = "left",
     sorter: Array | None = None,
 ) -> Array:
@@ -151,6 +165,8 @@ def searchsorted(
     ``x1`` and ``x2`` must have real numeric dtypes that promote together.  NaNs
     sort last, consistently with ``sort``.
     """
+    if _positional:
+        raise _hints.positional_error(searchsorted, (x1, x2, *_positional))
     fn = "searchsorted()"
     if x1.__class__ is not Array:
         type_error(fn, "x1", "an array", x1)
@@ -197,10 +213,11 @@ def searchsorted(
     return _wrap(res, _index, dev)
 
 
+@_hints.required(2)
 def where(
     condition: Array,
-    x1: Array | int | float | complex | bool,
-    x2: Array | int | float | complex | bool,
+    x1: Array | int | float | complex | bool = _hints.MISSING,
+    x2: Array | int | float | complex | bool = _hints.MISSING,
     /,
 ) -> Array:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2``.
@@ -213,6 +230,10 @@ def where(
     standard's promotion rules, including Python scalars (at least one of them
     must be an array).
     """
+    if x2 is _hints.MISSING:  # where(mask): NumPy's nonzero
+        raise _hints.positional_error(
+            where, (condition, x1)[: 2 - (x1 is _hints.MISSING)]
+        )
     fn = "where()"
     if condition.__class__ is not Array:
         type_error(fn, "condition", "an array", condition)

@@ -15,6 +15,7 @@ import numpy as _np
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import device_error, type_error
@@ -60,7 +61,10 @@ def _int_operand(value: Any, dt: Any, argname: str) -> int:
     return value  # type: ignore[no-any-return]
 
 
-def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
+@_hints.keyword_only
+def isin(
+    x1: Array | int, x2: Array | int, /, *_positional: Any, invert: bool = False
+) -> Array:
     """Whether each element of ``x1`` equals some element of ``x2``.
 
     See https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.isin.html
@@ -73,6 +77,8 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     floating-point array; an int outside the range of an integer array's dtype
     simply matches nothing.  NaN matches nothing, as with ``equal``.
     """
+    if _positional:
+        raise _hints.positional_error(isin, (x1, x2, *_positional))
     fn = "isin()"
     for x in (x1, x2):
         if x.__class__ is Array and x._dtype in _ext.OPAQUE:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _wrap
 from ._helpers import dtype_error, normalize_axis, type_error
 
@@ -20,9 +22,17 @@ def _sorter(name: str, summary: str) -> Callable[..., Array]:
     indices = name == "argsort"
     index_dtype = _dt.DEFAULT_INDEX
 
+    @_hints.keyword_only
     def func(
-        x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+        x: Array,
+        /,
+        *_positional: Any,
+        axis: int = -1,
+        descending: bool = False,
+        stable: bool = True,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         dt = x._dtype

@@ -16,6 +16,7 @@ import numpy as _np
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _wrap
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import dtype_error, normalize_axis, reduction_axes, type_error
@@ -98,14 +99,17 @@ def _doc(name: str, summary: str, notes: str = "") -> str:
 def _accumulating(name: str, summary: str) -> Callable[..., Array]:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
         x: Array,
         /,
-        *,
+        *_positional: Any,
         axis: int | tuple[int, ...] | None = None,
         dtype: DType | None = None,
         keepdims: bool = False,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         xdt = x._dtype
@@ -151,13 +155,16 @@ def _extremum(name: str, summary: str) -> Callable[..., Array]:
     where = f"{name}()"
     allowed = _dt._real_numeric
 
+    @_hints.keyword_only
     def func(
         x: Array,
         /,
-        *,
+        *_positional: Any,
         axis: int | tuple[int, ...] | None = None,
         keepdims: bool = False,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         dt = x._dtype
@@ -195,8 +202,13 @@ min = _extremum("min", "Minimum of the elements of ``x`` over ``axis``.")  # noq
 
 
 # --- mean, std, var ----------------------------------------------------------------
+@_hints.keyword_only
 def mean(
-    x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    x: Array,
+    /,
+    *_positional: Any,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
 ) -> Array:
     """Arithmetic mean of the elements of ``x`` over ``axis``.
 
@@ -208,6 +220,8 @@ def mean(
     only); use ``astype(x, float64)`` first.  The mean of zero elements is NaN
     (NaN + NaN j for complex input).
     """
+    if _positional:
+        raise _hints.positional_error(mean, (x, *_positional))
     if x.__class__ is not Array:
         type_error("mean()", "x", "an array", x)
     dt = x._dtype
@@ -240,14 +254,17 @@ def _spread(name: str, summary: str) -> Callable[..., Array]:
     where = f"{name}()"
     allowed = _dt._real_floating
 
+    @_hints.keyword_only
     def func(
         x: Array,
         /,
-        *,
+        *_positional: Any,
         axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0,
         keepdims: bool = False,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         dt = x._dtype
@@ -288,14 +305,17 @@ var = _spread("var", "Variance of the elements of ``x`` over ``axis``.")
 def _cumulative(name: str, summary: str, identity: str) -> Callable[..., Array]:
     where = f"{name}()"
 
+    @_hints.keyword_only
     def func(
         x: Array,
         /,
-        *,
+        *_positional: Any,
         axis: int | None = None,
         dtype: DType | None = None,
         include_initial: bool = False,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         if not x._dtype._standard or (dtype.__class__ is DType and not dtype._standard):

@@ -7,6 +7,7 @@ from typing import Any
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array, _wrap
 from ._dtypes import promote
 from ._helpers import (
@@ -27,13 +28,16 @@ def _truth_reduction(name: str, summary: str) -> Callable[..., Array]:
     where = f"{name}()"
     _bool = _dt.bool
 
+    @_hints.keyword_only
     def func(
         x: Array,
         /,
-        *,
+        *_positional: Any,
         axis: int | tuple[int, ...] | None = None,
         keepdims: bool = False,
     ) -> Array:
+        if _positional:
+            raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         data = x._data
@@ -94,10 +98,11 @@ def _shape_mismatch(a: tuple[int, ...], b: tuple[int, ...], skip: int) -> bool:
     return False
 
 
+@_hints.keyword_only
 def diff(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     axis: int = -1,
     n: int = 1,
     prepend: Array | None = None,
@@ -115,6 +120,8 @@ def diff(
     the promoted dtype.  ``n`` larger than the length along ``axis`` gives an
     empty axis.
     """
+    if _positional:
+        raise _hints.positional_error(diff, (x, *_positional))
     where = "diff()"
     if x.__class__ is not Array:
         type_error(where, "x", "an array", x)

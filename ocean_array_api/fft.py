@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
@@ -209,13 +210,21 @@ def _n_dim(
 
 
 # --- transforms --------------------------------------------------------------------
+@_hints.keyword_only
 def fft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """One-dimensional discrete Fourier transform of complex ``x`` along ``axis``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fft.html
     """
+    if _positional:
+        raise _hints.positional_error(fft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.fft()", _complex_floating, False
     )
@@ -223,13 +232,21 @@ def fft(
     return _finish(dev._ops["fft.fft"](data, size, ax, mode), x._dtype, dev)
 
 
+@_hints.keyword_only
 def ifft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """One-dimensional inverse discrete Fourier transform of complex ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifft.html
     """
+    if _positional:
+        raise _hints.positional_error(ifft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.ifft()", _complex_floating, False
     )
@@ -237,10 +254,11 @@ def ifft(
     return _finish(dev._ops["fft.ifft"](data, size, ax, mode), x._dtype, dev)
 
 
+@_hints.keyword_only
 def fftn(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: _Norm = "backward",
@@ -254,6 +272,8 @@ def fftn(
     Repeated axes raise ``ValueError`` (the standard leaves them undefined),
     and so does ``s`` without ``axes``.
     """
+    if _positional:
+        raise _hints.positional_error(fftn, (x, *_positional))
     data, sizes, ax, mode = _n_dim(
         x, s, axes, norm, "fft.fftn()", _complex_floating, False, False
     )
@@ -261,10 +281,11 @@ def fftn(
     return _finish(dev._ops["fft.fftn"](data, sizes, ax, mode), x._dtype, dev)
 
 
+@_hints.keyword_only
 def ifftn(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: _Norm = "backward",
@@ -273,6 +294,8 @@ def ifftn(
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifftn.html
     """
+    if _positional:
+        raise _hints.positional_error(ifftn, (x, *_positional))
     data, sizes, ax, mode = _n_dim(
         x, s, axes, norm, "fft.ifftn()", _complex_floating, False, False
     )
@@ -280,13 +303,21 @@ def ifftn(
     return _finish(dev._ops["fft.ifftn"](data, sizes, ax, mode), x._dtype, dev)
 
 
+@_hints.keyword_only
 def rfft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """One-dimensional discrete Fourier transform of real ``x`` (half spectrum).
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.rfft.html
     """
+    if _positional:
+        raise _hints.positional_error(rfft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.rfft()", _real_floating, False
     )
@@ -296,13 +327,21 @@ def rfft(
     )
 
 
+@_hints.keyword_only
 def irfft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """Inverse of ``rfft``: a real signal of length ``n`` from its half spectrum ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.irfft.html
     """
+    if _positional:
+        raise _hints.positional_error(irfft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.irfft()", _complex_floating, True
     )
@@ -312,10 +351,11 @@ def irfft(
     )
 
 
+@_hints.keyword_only
 def rfftn(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: _Norm = "backward",
@@ -324,6 +364,8 @@ def rfftn(
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.rfftn.html
     """
+    if _positional:
+        raise _hints.positional_error(rfftn, (x, *_positional))
     data, sizes, ax, mode = _n_dim(
         x, s, axes, norm, "fft.rfftn()", _real_floating, True, False
     )
@@ -333,10 +375,11 @@ def rfftn(
     )
 
 
+@_hints.keyword_only
 def irfftn(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: _Norm = "backward",
@@ -345,6 +388,8 @@ def irfftn(
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.irfftn.html
     """
+    if _positional:
+        raise _hints.positional_error(irfftn, (x, *_positional))
     data, sizes, ax, mode = _n_dim(
         x, s, axes, norm, "fft.irfftn()", _complex_floating, True, True
     )
@@ -354,13 +399,21 @@ def irfftn(
     )
 
 
+@_hints.keyword_only
 def hfft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """Discrete Fourier transform of a signal with Hermitian symmetry (real result).
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.hfft.html
     """
+    if _positional:
+        raise _hints.positional_error(hfft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.hfft()", _complex_floating, True
     )
@@ -370,13 +423,21 @@ def hfft(
     )
 
 
+@_hints.keyword_only
 def ihfft(
-    x: Array, /, *, n: int | None = None, axis: int = -1, norm: _Norm = "backward"
+    x: Array,
+    /,
+    *_positional: Any,
+    n: int | None = None,
+    axis: int = -1,
+    norm: _Norm = "backward",
 ) -> Array:
     """Inverse of ``hfft``: the half spectrum of the real signal ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ihfft.html
     """
+    if _positional:
+        raise _hints.positional_error(ihfft, (x, *_positional))
     data, size, ax, mode = _one_dim(
         x, n, axis, norm, "fft.ihfft()", _real_floating, False
     )
@@ -408,10 +469,11 @@ def _freq_args(
     return n, d, rdt, dev
 
 
+@_hints.keyword_only
 def fftfreq(
     n: int,
     /,
-    *,
+    *_positional: Any,
     d: float = 1.0,
     dtype: DType | None = None,
     device: Device | None = None,
@@ -424,15 +486,18 @@ def fftfreq(
     -----
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
+    if _positional:
+        raise _hints.positional_error(fftfreq, (n, *_positional))
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.fftfreq()")
     native = rdt._native if rdt._standard else _dt.float64._native  # rounded once
     return _finish(dev._ops["fft.fftfreq"](dev._index, n, d, native), rdt, dev)
 
 
+@_hints.keyword_only
 def rfftfreq(
     n: int,
     /,
-    *,
+    *_positional: Any,
     d: float = 1.0,
     dtype: DType | None = None,
     device: Device | None = None,
@@ -445,6 +510,8 @@ def rfftfreq(
     -----
     ``dtype`` (added in 2024.12) is accepted by every revision's namespace.
     """
+    if _positional:
+        raise _hints.positional_error(rfftfreq, (n, *_positional))
     n, d, rdt, dev = _freq_args(n, d, dtype, device, "fft.rfftfreq()")
     native = rdt._native if rdt._standard else _dt.float64._native  # rounded once
     return _finish(dev._ops["fft.rfftfreq"](dev._index, n, d, native), rdt, dev)
@@ -468,21 +535,31 @@ def _shift_axes(x: Any, axes: Any, where: str) -> tuple[Any, tuple[int, ...]]:
     return data, (normalize_axis(axes, ndim, where, "axes"),)
 
 
-def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
+@_hints.keyword_only
+def fftshift(
+    x: Array, /, *_positional: Any, axes: int | Sequence[int] | None = None
+) -> Array:
     """Shift the zero-frequency component to the centre of the spectrum.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.fftshift.html
     """
+    if _positional:
+        raise _hints.positional_error(fftshift, (x, *_positional))
     data, axes_t = _shift_axes(x, axes, "fft.fftshift()")
     dev = x._device
     return _finish(dev._ops["fft.fftshift"](data, axes_t), x._dtype, dev)
 
 
-def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
+@_hints.keyword_only
+def ifftshift(
+    x: Array, /, *_positional: Any, axes: int | Sequence[int] | None = None
+) -> Array:
     """Inverse of ``fftshift``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.fft.ifftshift.html
     """
+    if _positional:
+        raise _hints.positional_error(ifftshift, (x, *_positional))
     data, axes_t = _shift_axes(x, axes, "fft.ifftshift()")
     dev = x._device
     return _finish(dev._ops["fft.ifftshift"](data, axes_t), x._dtype, dev)
@@ -494,3 +571,8 @@ _FULL: dict[str, Any] = {name: globals()[name] for name in __all__}
 def __dir__() -> list[str]:
     # Only the standard's names: the helpers this module imports stay unlisted.
     return sorted(__all__)
+
+
+def __getattr__(name: str) -> object:
+    # Only reached for a name the module lacks (see _hints).
+    raise _hints.missing_module_attribute_error(__name__, name)

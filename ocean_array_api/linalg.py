@@ -26,6 +26,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
+from . import _hints
 from ._array_object import Array
 from ._dtypes import DType, check_dtype_arg
 from ._helpers import (
@@ -181,11 +182,14 @@ def _rtol(rtol: Any, x: Array, where: str) -> Any:
 
 # --- functions -------------------------------------------------------------------
 @_ext_via_proxy(_floating)
-def cholesky(x: Array, /, *, upper: bool = False) -> Array:
+@_hints.keyword_only
+def cholesky(x: Array, /, *_positional: Any, upper: bool = False) -> Array:
     """Cholesky factor of each Hermitian positive-definite matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.cholesky.html
     """
+    if _positional:
+        raise _hints.positional_error(cholesky, (x, *_positional))
     where = "linalg.cholesky()"
     data = _matrix(x, where, _floating, square=True)
     upper = check_bool(upper, where, "upper")
@@ -194,11 +198,14 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 
 @_ext_via_proxy(_numeric, "x1", "x2")
-def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+@_hints.keyword_only
+def cross(x1: Array, x2: Array, /, *_positional: Any, axis: int = -1) -> Array:
     """Cross product of the 3-element vectors of ``x1`` and ``x2`` along ``axis``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.cross.html
     """
+    if _positional:
+        raise _hints.positional_error(cross, (x1, x2, *_positional))
     where = "linalg.cross()"
     dt, dev = _two_arrays(x1, x2, where, _numeric)
     s1 = x1._data.shape
@@ -234,7 +241,8 @@ def det(x: Array, /) -> Array:
     return _finish(dev._ops["linalg.det"](data), x._dtype, dev)
 
 
-def diagonal(x: Array, /, *, offset: int = 0) -> Array:
+@_hints.keyword_only
+def diagonal(x: Array, /, *_positional: Any, offset: int = 0) -> Array:
     """The ``offset`` diagonal of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.diagonal.html
@@ -243,6 +251,8 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     -----
     The result is a new array, not a view of ``x``.
     """
+    if _positional:
+        raise _hints.positional_error(diagonal, (x, *_positional))
     where = "linalg.diagonal()"
     data = _matrix(x, where, None)  # any dtype: a gather of the storage
     offset = _clamp_offset(check_int(offset, where, "offset"), data.shape)
@@ -322,10 +332,11 @@ _MATRIX_ORDS = (1, 2, -1, -2, _inf, -_inf)
 
 
 @_ext_via_proxy(_floating)
+@_hints.keyword_only
 def matrix_norm(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     keepdims: bool = False,
     ord: int | float | Literal["fro", "nuc"] | None = "fro",  # noqa: A002
 ) -> Array:
@@ -339,6 +350,8 @@ def matrix_norm(
     norms that take a minimum (``ord`` in -1, -2, -inf) are ``inf``, the
     identity of an empty minimum.
     """
+    if _positional:
+        raise _hints.positional_error(matrix_norm, (x, *_positional))
     where = "linalg.matrix_norm()"
     data = _matrix(x, where, _floating)
     keepdims = check_bool(keepdims, where, "keepdims")
@@ -375,11 +388,16 @@ def matrix_power(x: Array, n: int, /) -> Array:
 
 
 @_ext_via_proxy(_floating)
-def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+@_hints.keyword_only
+def matrix_rank(
+    x: Array, /, *_positional: Any, rtol: float | Array | None = None
+) -> Array:
     """Rank (number of singular values above the tolerance) of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.matrix_rank.html
     """
+    if _positional:
+        raise _hints.positional_error(matrix_rank, (x, *_positional))
     where = "linalg.matrix_rank()"
     data = _matrix(x, where, _floating)
     tol = _rtol(rtol, x, where)
@@ -404,11 +422,14 @@ def outer(x1: Array, x2: Array, /) -> Array:
 
 
 @_ext_via_proxy(_floating)
-def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+@_hints.keyword_only
+def pinv(x: Array, /, *_positional: Any, rtol: float | Array | None = None) -> Array:
     """Moore-Penrose pseudo-inverse of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.pinv.html
     """
+    if _positional:
+        raise _hints.positional_error(pinv, (x, *_positional))
     where = "linalg.pinv()"
     data = _matrix(x, where, _floating)
     tol = _rtol(rtol, x, where)
@@ -417,11 +438,16 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
 
 @_ext_via_proxy(_floating)
-def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
+@_hints.keyword_only
+def qr(
+    x: Array, /, *_positional: Any, mode: Literal["reduced", "complete"] = "reduced"
+) -> QRResult:
     """QR decomposition of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.qr.html
     """
+    if _positional:
+        raise _hints.positional_error(qr, (x, *_positional))
     where = "linalg.qr()"
     data = _matrix(x, where, _floating)
     if mode.__class__ is not str:
@@ -486,11 +512,14 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
 
 @_ext_via_proxy(_floating)
-def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
+@_hints.keyword_only
+def svd(x: Array, /, *_positional: Any, full_matrices: bool = True) -> SVDResult:
     """Singular value decomposition ``U, S, Vh`` of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.svd.html
     """
+    if _positional:
+        raise _hints.positional_error(svd, (x, *_positional))
     where = "linalg.svd()"
     data = _matrix(x, where, _floating)
     full_matrices = check_bool(full_matrices, where, "full_matrices")
@@ -517,7 +546,10 @@ _UNSIGNED_BY_BITS = {8: _dt.uint8, 16: _dt.uint16, 32: _dt.uint32, 64: _dt.uint6
 
 
 @_ext_via_proxy(_numeric)
-def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
+@_hints.keyword_only
+def trace(
+    x: Array, /, *_positional: Any, offset: int = 0, dtype: DType | None = None
+) -> Array:
     """Sum of the ``offset`` diagonal of each matrix of ``x``.
 
     See https://data-apis.org/array-api/2025.12/extensions/generated/array_api.linalg.trace.html
@@ -529,6 +561,8 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
     width), as the standard says.  A complex ``x`` refuses a real ``dtype``
     (it would discard the imaginary parts).
     """
+    if _positional:
+        raise _hints.positional_error(trace, (x, *_positional))
     where = "linalg.trace()"
     data = _matrix(x, where, _numeric)
     offset = _clamp_offset(check_int(offset, where, "offset"), data.shape)
@@ -557,10 +591,11 @@ def trace(x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
 
 
 @_ext_via_proxy(_floating)
+@_hints.keyword_only
 def vector_norm(
     x: Array,
     /,
-    *,
+    *_positional: Any,
     axis: int | tuple[int, ...] | None = None,
     keepdims: bool = False,
     ord: int | float = 2,  # noqa: A002
@@ -574,6 +609,8 @@ def vector_norm(
     Over an empty set of elements the norm is 0, except for ``ord=-inf``
     (``inf``, the identity of an empty minimum) and negative orders (``inf``).
     """
+    if _positional:
+        raise _hints.positional_error(vector_norm, (x, *_positional))
     where = "linalg.vector_norm()"
     _check_array(x, where, "x", _floating)
     data = x._data
@@ -638,3 +675,8 @@ del _select_version
 def __dir__() -> list[str]:
     # Only the standard's names: the helpers this module imports stay unlisted.
     return sorted(__all__)
+
+
+def __getattr__(name: str) -> object:
+    # Only reached for a name the module lacks (see _hints).
+    raise _hints.missing_module_attribute_error(__name__, name)

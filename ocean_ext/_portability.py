@@ -11,9 +11,10 @@ once with its arguments made standard the way NumPy would read them:
 - a Python type, a NumPy dtype or scalar type, or a dtype name where the
   standard requires a dtype becomes this namespace's dtype (``float`` is
   ``float64``, as in NumPy);
-- a 0-d array where the standard requires a Python scalar becomes that scalar
-  (``full`` then keeps the array's dtype and ``linspace`` promotes as NumPy
-  does);
+- a 0-d NumPy array where the standard requires a Python scalar becomes that
+  scalar (``full`` then keeps the array's dtype and ``linspace`` promotes as
+  NumPy does); a 0-d array of this namespace is accepted by the strict
+  namespace itself for ``linspace``/``arange`` bounds and ``full`` fill values;
 - a NumPy array or an integer array where a shape is required becomes a tuple;
 - arguments the standard makes keyword-only, passed by position, are moved to
   their keywords;
@@ -223,7 +224,7 @@ def portability_report() -> AbstractContextManager[PortabilityReport]:
     >>> import ocean_array_api as xp
     >>> import ocean_ext
     >>> with ocean_ext.portability_report() as report:
-    ...     y = xp.full((2,), fill_value=xp.asarray(1.5, dtype=xp.float32))
+    ...     y = xp.full((2,), fill_value=np.asarray(1.5, dtype=np.float32))
     ...     z = xp.sum(np.asarray([1.0, 2.0]))
     >>> y.dtype, float(z)
     (ocean_array_api.float32, 3.0)

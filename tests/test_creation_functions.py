@@ -664,3 +664,72 @@ def test_arange_complex_dtype_as_numpy(dtype, args):
     want = np.arange(*args, dtype=dtype)
     assert got.dtype == getattr(xp, dtype)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+# --- 0-d arrays where the standard takes a Python scalar ----------------------------
+# The standard types linspace's and arange's bounds and full's fill value as
+# Python scalars; NumPy, CuPy, PyTorch, JAX and array-api-strict accept a 0-d
+# array there, and SciPy passes one (signal.freqs, BSpline derivatives,
+# stats.cramervonmises).  Its value counts; the result goes on its device.
+
+
+def test_linspace_takes_0d_bounds():
+    got = xp.linspace(xp.asarray(0.0), xp.asarray(2.0), 5)
+    assert_matches(got, np.linspace(0.0, 2.0, 5))
+    got = xp.linspace(xp.asarray(1), 3.0, 3, endpoint=False)
+    assert_matches(got, np.linspace(1, 3.0, 3, endpoint=False))
+    # as Python scalars: the default dtypes, complex for a complex bound
+    assert xp.linspace(xp.asarray(0.0, dtype=xp.float32), 1.0, 2).dtype == xp.float64
+    assert xp.linspace(xp.asarray(1j), 1.0, 2).dtype == xp.complex128
+
+
+def test_arange_takes_0d_bounds():
+    assert_matches(xp.arange(xp.asarray(4)), np.arange(4))
+    assert_matches(
+        xp.arange(xp.asarray(0.5), xp.asarray(3), xp.asarray(0.5)),
+        np.arange(0.5, 3, 0.5),
+    )
+    assert xp.arange(xp.asarray(4, dtype=xp.int8)).dtype == xp.int64
+
+
+def test_full_takes_a_0d_fill_value():
+    # its value, and its dtype where dtype is None (as NumPy and JAX give)
+    assert_matches(xp.full((2,), xp.asarray(1.5)), np.full((2,), 1.5))
+    got = xp.full((2,), xp.asarray(1.5, dtype=xp.float32))
+    assert_matches(got, np.full((2,), 1.5, dtype=np.float32))
+    assert xp.full((2,), xp.asarray(True)).dtype == xp.bool
+    got = xp.full((2,), xp.asarray(2), dtype=xp.float32)
+    assert_matches(got, np.full((2,), 2.0, dtype=np.float32))
+    got = xp.full_like(xp.ones(2, dtype=xp.int8), xp.asarray(3))
+    assert_matches(got, np.full((2,), 3, dtype=np.int8))
+
+
+def test_0d_scalar_arguments_follow_their_device():
+    a = xp.asarray(0.0, device=CPU1)
+    assert xp.linspace(a, 1.0, 3).device == CPU1
+    assert xp.arange(xp.asarray(3, device=CPU1)).device == CPU1
+    assert xp.full((2,), xp.asarray(1.0, device=CPU1)).device == CPU1
+    assert xp.linspace(a, 1.0, 3, device=CPU1).device == CPU1
+
+
+def test_0d_scalar_arguments_on_another_device_are_device_errors():
+    a = xp.asarray(0.0, device=CPU1)
+    with pytest.raises(ValueError, match=r"linspace\(\): `start` is on .* `stop` on"):
+        xp.linspace(a, xp.asarray(1.0), 3)
+    with pytest.raises(ValueError, match=r"full\(\): `fill_value` is on .* `device`"):
+        xp.full((2,), xp.asarray(1.0, device=CPU1), device="cpu:0")
+    with pytest.raises(ValueError, match=r"arange\(\): `start`.*`device`"):
+        xp.arange(xp.asarray(3, device=CPU1), device="cpu:0")
+
+
+def test_scalar_arguments_must_still_be_0d():
+    with pytest.raises(
+        TypeError, match=r"full\(\): `fill_value` must be a Python scalar or a 0-d"
+    ):
+        xp.full((2,), xp.ones(2))
+    with pytest.raises(TypeError, match=r"linspace\(\): `stop`"):
+        xp.linspace(0.0, xp.ones(2), 3)
+    with pytest.raises(TypeError, match=r"arange\(\): `step`"):
+        xp.arange(0, 3, xp.ones(1))
+    with pytest.raises(TypeError, match="does not fit"):
+        xp.full((2,), xp.asarray(1.5), dtype=xp.int32)

@@ -200,7 +200,9 @@ READS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
     ("m[mask]", lambda a: a["m"][xp.asarray([True, False, True])]),
     ("m.mT", lambda a: a["m"].mT),
     ("f.mT", lambda a: a["f"].mT),
-    ("f.T", lambda a: a["f"].T),
+    ("f.T", lambda a: a["f"].T),  # 1-d: a ValueError on both paths
+    ("m.T", lambda a: a["m"].T),
+    ("z0.T", lambda a: a["z0"].T),
     ("m.shape", lambda a: a["m"].shape),
     ("m.ndim", lambda a: a["m"].ndim),
     ("m.size", lambda a: a["m"].size),

@@ -1,4 +1,4 @@
-"""ocean_cuda: the CUDA backend of ocean_array_api, over CuPy (issue 3).
+"""ocean_cuda: the CUDA backend of ocean_array_api, over CuPy.
 
 Exposes ``backend``, an object satisfying ``ocean_array_api._backend.Backend``
 for device kind ``"cuda"`` (devices ``cuda:0`` .. ``cuda:N-1``).

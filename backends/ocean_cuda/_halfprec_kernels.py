@@ -1,4 +1,4 @@
-"""CuPy kernels of ``ocean_ext.complex32`` for the CUDA backend (issue 3).
+"""CuPy kernels of ``ocean_ext.complex32`` for the CUDA backend.
 
 complex32 is stored as in the CPU backend: one ``uint32`` per element holding
 the two float16 parts (real in the low half, the first in memory), which a

@@ -1,4 +1,4 @@
-"""ocean_dask: the ``dask`` backend of ocean_array_api, over ``dask.array`` (issue 14).
+"""ocean_dask: the ``dask`` backend of ocean_array_api, over ``dask.array``.
 
 Exposes ``backend``, an object satisfying ``ocean_array_api._backend.Backend``
 for the device kind ``"dask"`` (one device, whose ``str`` is ``"dask"``).

@@ -38,15 +38,6 @@ def _line_of(marker: str) -> str:
 x3 = np.asarray([1.0, -2.0, 3.0])
 i3 = np.asarray([1, 0, 3], dtype=np.int64)
 CASES = [
-    ("full-0d-fill",
-     lambda: xp.full((2,), fill_value=xp.asarray(1.5, dtype=xp.float32)),
-     lambda: np.full((2,), np.asarray(1.5, dtype=np.float32)), ("full", "fill_value")),
-    ("linspace-0d",
-     lambda: xp.linspace(xp.asarray(0.0, dtype=xp.float32), xp.asarray(1.0, dtype=xp.float32), 5),
-     lambda: np.linspace(np.asarray(0.0, dtype=np.float32), np.asarray(1.0, dtype=np.float32), 5),
-     ("linspace", "start")),
-    ("arange-0d", lambda: xp.arange(xp.asarray(5, dtype=xp.int32)),
-     lambda: np.arange(np.asarray(5, dtype=np.int32)), ("arange", "start")),
     ("sum-numpy-array", lambda: xp.sum(x3), lambda: np.sum(x3), ("sum", "x")),
     ("reshape-numpy-array", lambda: xp.reshape(x3, (3, 1)),
      lambda: np.reshape(x3, (3, 1)), ("reshape", "x")),
@@ -149,18 +140,18 @@ def test_isdtype_answer():
 def test_once_per_call_site_with_counts_str_and_json():
     with ocean_ext.portability_report() as report:
         for _ in range(3):
-            xp.full((1,), fill_value=xp.asarray(2.0))  # site A
-        xp.full((1,), fill_value=xp.asarray(3.0))  # site B
+            xp.sum(np.asarray([2.0]))  # site A
+        xp.sum(np.asarray([3.0]))  # site B
     assert len(report) == 2
     a, b = report.violations
-    assert (a.function, a.argument) == ("full", "fill_value")
+    assert (a.function, a.argument) == ("sum", "x")
     assert a.location == _line_of("# site A")
     assert b.location == _line_of("# site B")
     assert report.count(a) == 3
     assert report.count(b) == 1
     text = str(report)
-    assert "full() `fill_value`" in text
-    assert text.count("full() `fill_value`") == 1  # grouped: one heading
+    assert "sum() `x`" in text
+    assert text.count("sum() `x`") == 1  # grouped: one heading
     assert "(3 calls)" in text
     assert "(1 call)" in text
     data = json.loads(report.to_json())
@@ -181,7 +172,7 @@ def test_nothing_changes_outside_and_no_wrappers_remain():
     assert Array.__add__ is add
     assert Array.__getitem__ is getitem
     with pytest.raises(TypeError, match="fill_value"):
-        xp.full((1,), fill_value=xp.asarray(1.0))
+        xp.full((1,), fill_value=np.asarray([1.0]))
 
 
 def test_strict_errors_keep_their_type_and_message_inside():
@@ -209,10 +200,10 @@ def test_reports_nest():
     with ocean_ext.portability_report() as outer:
         xp.sum(x3)
         with ocean_ext.portability_report() as inner:
-            xp.full((1,), fill_value=xp.asarray(1.0))
+            xp.ones(1, dtype=np.float32)
         xp.zeros(1, dtype=float)  # inner closed: outer still lenient
-    assert [v.function for v in inner.violations] == ["full"]
-    assert [v.function for v in outer.violations] == ["sum", "full", "zeros"]
+    assert [v.function for v in inner.violations] == ["ones"]
+    assert [v.function for v in outer.violations] == ["sum", "ones", "zeros"]
     with pytest.raises(TypeError):
         xp.zeros(1, dtype=float)
 
@@ -304,9 +295,20 @@ def test_scipy_and_sklearn_functions_that_break_the_standard():
     assert proc.returncode == 0, proc.stderr[-3000:]
     cases = json.loads(proc.stdout)
     assert len(cases) == 6
+    # These two passed 0-d arrays where the standard types a Python scalar
+    # (full's fill value, linspace's bounds); the strict namespace accepts
+    # those now, as every major library does, so they run without a report.
+    accepted = {
+        "scipy.differentiate.derivative",
+        "scipy.optimize.elementwise.find_root",
+    }
     for name, case in cases.items():
-        assert case["strict"].startswith("TypeError"), (name, case["strict"])
         assert case["agree"], name
+        if name in accepted:
+            assert case["strict"] == "no error", (name, case["strict"])
+            assert not case["violations"], (name, case["violations"])
+            continue
+        assert case["strict"].startswith("TypeError"), (name, case["strict"])
         assert case["violations"], name
         package = name.split(".")[0]
         # Each violation is located in the library's own source.
@@ -314,3 +316,17 @@ def test_scipy_and_sklearn_functions_that_break_the_standard():
             f"{package}{'/'}" in v["location"].replace("\\", "/")
             for v in case["violations"]
         ), (name, case["violations"])
+
+
+def test_0d_bounds_are_standard_enough():
+    # A 0-d array of ours as a linspace/arange bound or a fill value is
+    # accepted by the strict namespace (as by NumPy, CuPy, PyTorch, JAX and
+    # array-api-strict): nothing to report.
+    with ocean_ext.portability_report() as report:
+        y = xp.full((2,), fill_value=xp.asarray(1.5, dtype=xp.float32))
+        z = xp.linspace(xp.asarray(0.0), xp.asarray(1.0), 3)
+        r = xp.arange(xp.asarray(3))
+    assert not report
+    assert y.dtype == xp.float32
+    assert z.shape == (3,)
+    assert r.shape == (3,)

@@ -150,7 +150,7 @@ def _view_step(draw: Any, shape: tuple[int, ...]) -> Any:
     nd = len(shape)
     if kind == "key":
         return ("key", draw(basic_keys(shape)))
-    if kind == "T" and nd <= 2:
+    if kind == "T" and nd == 2:  # the standard: .T is for two dimensions only
         return ("T",)
     if kind == "mT" and nd >= 2:
         return ("mT",)
