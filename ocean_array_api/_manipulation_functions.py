@@ -551,6 +551,8 @@ def _reshape_shape(data: Any, shape: Any) -> tuple[int, ...]:
     else TypeError (not a shape) or ValueError (sizes do not match)."""
     shape, known, infer = _reshape_target(shape)
     size = data.size
+    if size is None:  # data-dependent (lazy devices): checked when it runs
+        return shape
     if (known == 0 or size % known != 0) if infer else known != size:
         msg = (
             f"reshape(): cannot reshape an array of shape {data.shape} "
@@ -596,7 +598,10 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         if repeats._device is not dev:
             device_error(fn, ("x", "repeats"), (dev, repeats._device))
         rs = repeats._data.shape
-        if len(rs) != 1 or (rs[0] != 1 and rs[0] != n):
+        if len(rs) != 1 or (
+            rs[0] != 1 and rs[0] != n and rs[0] is not None and n is not None
+        ):
+            # (a data-dependent length, None, is checked when a lazy graph runs)
             msg = f"{fn}: an array `repeats` must have shape (1,) or ({n},), got {rs}"
             raise ValueError(msg)
         r = repeats._data
@@ -605,7 +610,8 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         if r < 0:
             msg = f"{fn}: `repeats` must not be negative, got {r}"
             raise ValueError(msg)
-        check_size(data.size * r, fn, f"with `repeats` {r}, the result")
+        if data.size is not None:  # (None: data-dependent, lazy devices)
+            check_size(data.size * r, fn, f"with `repeats` {r}, the result")
     try:
         res = dev._ops["repeat"](data, r, axis)
     except ValueError as exc:
@@ -663,8 +669,9 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
         if r < 0:
             msg = f"{fn}: `repetitions` must not be negative, got {reps}"
             raise ValueError(msg)
-        size *= r
-    check_size(size, fn, f"with `repetitions` {reps}, the result")
+        size = None if size is None else size * r
+    if size is not None:  # (None: data-dependent, lazy devices)
+        check_size(size, fn, f"with `repetitions` {reps}, the result")
     dev = x._device
     return _wrap(dev._ops["tile"](x._data, reps), x._dtype, dev)
 

@@ -41,11 +41,13 @@ CREATION = frozenset(
 # gathers of bound index objects (lazy arrays have no memory layout).
 ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
 
-# Entries the dask table has beyond the CPU table's names: ``raise_if(value,
-# flag, exc)``, the optional entry with which the front end makes a check of
-# values part of the graph instead of computing it (eager tables leave it out
-# and the front end tests the flag itself).
-EXTRA = ("raise_if",)
+# Entries the dask table has beyond the CPU table's names, optional entries of
+# lazy tables (eager tables leave them out): ``raise_if(value, flag, exc)``,
+# with which the front end makes a check of values part of the graph instead
+# of computing it (eager tables: the front end tests the flag itself); and
+# ``full_like(x, value)``, a 0-d value in the shape of ``x`` chunk by chunk,
+# for ``*_like`` of arrays of data-dependent size.
+EXTRA = ("raise_if", "full_like")
 
 
 def _dask_installed() -> bool:
@@ -75,35 +77,53 @@ def compute(*natives: Any) -> tuple[Any, ...]:
     the calling thread, and dask's default threaded scheduler then gets a
     pool whose threads have it current too.
     """
-    import dask
     import numpy as np
 
     groups: dict[int | None, list[int]] = {}
     for i, n in enumerate(natives):
         groups.setdefault(n.gpu, []).append(i)
-    if len(groups) == 1 and None in groups:
-        results = dask.compute(*[n.arr for n in natives])
-        # a 0-d dask array computes to a NumPy scalar: native results are arrays
-        return tuple(np.asarray(r) for r in results)
-    from . import _chunks
-
     out: list[Any] = [None] * len(natives)
     for index, chosen in groups.items():
-        arrays = [natives[i].arr for i in chosen]
-        if index is None:
-            results = dask.compute(*arrays)
-            for i, r in zip(chosen, results, strict=True):
-                out[i] = np.asarray(r)
-            continue
-        g = _chunks.gpu(index)
-        kwargs: dict[str, Any] = {}
-        if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
-            kwargs["scheduler"] = g.executor()
-        with g.device():
-            results = dask.compute(*arrays, **kwargs)
-            for i, r in zip(chosen, results, strict=True):
-                out[i] = g.xp.asarray(r)
+        results = run([natives[i].arr for i in chosen], index)
+        for i, r in zip(chosen, results, strict=True):
+            # a 0-d dask array computes to a NumPy scalar: native results are
+            # arrays (NumPy, or CuPy on the GPU)
+            out[i] = (
+                np.asarray(r) if index is None else _chunks_gpu(index).xp.asarray(r)
+            )
     return tuple(out)
+
+
+def _chunks_gpu(index: int) -> Any:
+    from . import _chunks
+
+    return _chunks.gpu(index)
+
+
+def run(collections: list[Any], gpu: int | None) -> tuple[Any, ...]:
+    """``dask.compute(*collections)`` for graphs of one chunk kind: NumPy
+    (``gpu`` None) or CuPy chunks on GPU ``gpu``, run with that device
+    current (and, on dask's threaded scheduler, by threads that have it
+    current).  Every graph of this backend runs here."""
+    import dask
+
+    if gpu is None:
+        return dask.compute(*collections)  # type: ignore[no-any-return]
+    g = _chunks_gpu(gpu)
+    kwargs: dict[str, Any] = {}
+    if dask.base.get_scheduler(collections=collections) is dask.threaded.get:
+        kwargs["scheduler"] = g.executor()
+    with g.device():
+        return dask.compute(*collections, **kwargs)  # type: ignore[no-any-return]
+
+
+def run_delayed(collections: list[Any], arrays: Any = ()) -> tuple[Any, ...]:
+    """``run`` for graphs built now, under the current chunk kind (a GPU
+    while a GPU table entry builds)."""
+    from . import _chunks
+
+    g = _chunks.current()
+    return run(list(collections), None if g is None else g.index)
 
 
 def _gpu_of(args: tuple[Any, ...]) -> int | None:

@@ -204,13 +204,20 @@ def test_data_dependent_sizes_are_none_never_nan():
     assert values(masked).shape == (1, 5)
 
 
-def test_indexing_an_unknown_length_says_so():
-    x = xp.arange(10, device="dask")
-    y = x[x > 4]
-    np.testing.assert_array_equal(values(y[None, ...][:, :]), [[5, 6, 7, 8, 9]])
-    for key in (0, -1, slice(1, 3)):
-        with pytest.raises(NotImplementedError, match=r"__getitem__\(\): axis 0"):
-            y[key]
+def test_indexing_an_unknown_length_computes_offsets_in_the_graph(runs):
+    a = np.arange(20)
+    x = on_dask(a, chunks=3)
+    y = x[x % 3 != 1]  # chunks of data-dependent length, some short
+    want = a[a % 3 != 1]
+    keys = [0, -1, 5, slice(1, 3), slice(None, None, -2), slice(-4, None)]
+    keys += [slice(-100, 100, 3), slice(8, 2, -1), slice(0, 0)]
+    got = [y[k] for k in keys]
+    assert runs["n"] == 0  # nothing computed to index
+    for k, r in zip(keys, got, strict=True):
+        np.testing.assert_array_equal(values(r), want[k])
+    np.testing.assert_array_equal(values(y[None, ...][:, :]), [want])
+    with pytest.raises(IndexError, match="out of bounds"):
+        values(y[100])
     with pytest.raises(NotImplementedError, match=r"__setitem__\(\): axis 0"):
         y[0] = 1
     with pytest.raises(TypeError, match=r"__iter__\(\)"):
@@ -562,14 +569,35 @@ def test_unique_functions_over_many_chunks():
     np.testing.assert_array_equal(values(xp.unique_values(x)), want_vals)
 
 
-def test_sort_of_a_masked_array_of_one_chunk_and_error_for_many():
+def test_sort_and_unique_of_masked_arrays_of_one_and_of_many_chunks():
     x = on_dask(np.array([5, 3, 9, 1, 7]), chunks=5)
     y = x[x > 2]
     np.testing.assert_array_equal(values(xp.sort(y)), [3, 5, 7, 9])
     np.testing.assert_array_equal(values(xp.unique_values(y)), [3, 5, 7, 9])
-    many = on_dask(np.arange(10), chunks=3)
-    with pytest.raises(NotImplementedError, match=r"sort\(\).*data-dependent"):
-        xp.sort(many[many > 2])
+    # over many chunks: the axis of data-dependent length in one chunk
+    a = np.array([4, 1, 9, 1, 7, 3, 3, 8, 0, 6])
+    many = on_dask(a, chunks=3)
+    m = many[many > 0]
+    want = a[a > 0]
+    np.testing.assert_array_equal(values(xp.sort(m)), np.sort(want))
+    np.testing.assert_array_equal(
+        values(xp.sort(m, descending=True)), np.sort(want)[::-1]
+    )
+    np.testing.assert_array_equal(
+        values(xp.argsort(m, descending=True)),
+        np.argsort(-want, kind="stable"),
+    )
+    u = xp.unique_all(m)
+    wv, wi, winv, wc = np.unique(
+        want, return_index=True, return_inverse=True, return_counts=True
+    )
+    for got, exp in zip(u, (wv, wi, winv, wc), strict=True):
+        np.testing.assert_array_equal(values(got), exp)
+    m2 = xp.reshape(many, (5, 2))[xp.reshape(many, (5, 2))[:, 0] > 0]
+    inv = xp.unique_inverse(m2).inverse_indices
+    assert inv.shape == (None, 2)
+    a2 = a.reshape(5, 2)[a.reshape(5, 2)[:, 0] > 0]
+    np.testing.assert_array_equal(values(inv), np.unique(a2, return_inverse=True)[1])
 
 
 # --- matmul and tensordot over many chunks ------------------------------------
@@ -869,10 +897,14 @@ def test_bridge_functions_reject_bad_input():
 def test_what_dask_cannot_do_lazily_names_the_function():
     x = on_dask(np.arange(12.0), chunks=5)
     y = x[x > 3]
-    with pytest.raises(NotImplementedError, match=r"reshape\(\): .*data-dependent"):
-        xp.reshape(y, (2, -1))
-    with pytest.raises(NotImplementedError, match=r"unique_values\(\): .*None"):
-        xp.unique_values(y)
+    with pytest.raises(NotImplementedError, match=r"unstack\(\): .*data-dependent"):
+        xp.unstack(y)
+    with pytest.raises(NotImplementedError, match=r"zeros_like\(\): .*data-dependent"):
+        xp.zeros_like(y, device=CPU)
+    with pytest.raises(NotImplementedError, match=r"__getitem__\(\): .*one 1-d"):
+        xp.reshape(y, (-1, 1))[
+            xp.asarray([0], device=DASK), xp.asarray([0], device=DASK)
+        ]
 
 
 def test_mixed_advanced_indexing_and_scatter_match_numpy():

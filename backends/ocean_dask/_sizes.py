@@ -1,0 +1,316 @@
+"""Data-dependent sizes: what the table does on axes whose chunk sizes are
+unknown (``nan`` in dask, ``None`` in ``shape``) until the graph runs.
+
+dask needs chunk sizes to plan most of its algorithms (slicing, ``roll``,
+``repeat``, reshaping, arg-reductions, ...).  Where a size is data-dependent
+the table never computes it while the graph is built (that would be a hidden
+compute); the sizes are computed *inside the graph* instead, by tasks:
+
+- :func:`offsets`: a small task per chunk gives its length along an axis,
+  and one more adds them up (where each chunk starts, and the total);
+- :func:`slice_axis`: each chunk takes its own part of a slice from those
+  offsets (no chunk is moved; a negative step reverses the chunks' order);
+- :func:`take_int`: an integer index is a slice of one element, brought
+  together (0 or 1 element per chunk) and checked;
+- :func:`whole`: an axis gathered into one chunk, for what needs the whole
+  axis at once (``fft``, ``linalg``, ``roll``, ``diff`` of unknown length):
+  the memory of that axis in one task, as for a known length.
+
+Under ``ocean_ext.known_sizes()`` (the context variable :data:`KNOWN`) a
+result with data-dependent sizes has them computed when it is made
+(:func:`settle`): one scheduler run that keeps only the sizes.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
+
+__all__ = [
+    "KNOWN",
+    "gather",
+    "offsets",
+    "settle",
+    "slice_axis",
+    "take_int",
+    "unknown",
+    "unknown_axis",
+    "whole",
+]
+
+# Set by ocean_ext.known_sizes(): data-dependent sizes are computed when a
+# result is made (see settle).
+KNOWN: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ocean_dask_known_sizes", default=False
+)
+
+
+def unknown(x: Any) -> bool:
+    """Whether some chunk of dask array ``x`` has an unknown size."""
+    return any(c != c for dim in x.chunks for c in dim)
+
+
+def unknown_axis(x: Any, axis: int) -> bool:
+    """Whether the length of ``x`` along ``axis`` is data-dependent."""
+    return any(c != c for c in x.chunks[axis])
+
+
+def _meta(x: Any, ndim: int | None = None, dtype: Any = None) -> Any:
+    """An empty chunk of ``x``'s kind (NumPy or CuPy) of ``ndim`` dimensions
+    and ``dtype`` (dask's ``meta``), made anew: never a cast of ``x``'s own
+    (which warns from complex to real)."""
+    nd = x.ndim if ndim is None else ndim
+    dt = x.dtype if dtype is None else dtype
+    return _module(x._meta).empty((0,) * nd, dtype=dt)
+
+
+def _module(chunk: Any) -> Any:
+    from ._chunks import module_of
+
+    return module_of(chunk)
+
+
+# --- gathering an axis ------------------------------------------------------
+def _concat_nested(nested: Any, axes: Sequence[int]) -> Any:
+    """The blocks of a nested list (one level per axis in ``axes``) joined."""
+    if not axes:
+        return nested
+    parts = [_concat_nested(n, axes[1:]) for n in nested]
+    if len(parts) == 1:
+        return parts[0]
+    return _module(parts[0]).concatenate(parts, axis=axes[0])
+
+
+def whole(x: Any, axes: Sequence[int]) -> Any:
+    """``x`` with each axis of ``axes`` in one chunk (its other axes keep
+    their chunks), whether the sizes are known or not.
+
+    Known sizes are dask's ``rechunk``; along an axis of data-dependent
+    length the chunks are joined by one task per block of the other axes.
+    """
+    axes = sorted({a % x.ndim for a in axes} if x.ndim else set())
+    axes = [a for a in axes if x.numblocks[a] > 1]
+    if not axes:
+        return x
+    if not any(unknown_axis(x, a) for a in axes):
+        return x.rechunk(dict.fromkeys(axes, -1))
+    name = f"ocean-whole-{tokenize(x.name, axes)}"
+    ranges = [range(1) if a in axes else range(n) for a, n in enumerate(x.numblocks)]
+    dsk: dict[Any, Any] = {}
+    for idx in itertools.product(*ranges):
+
+        def nest(level: int, key: list[int], idx: tuple[int, ...] = idx) -> Any:
+            if level == len(axes):
+                return (x.name, *key)
+            out = []
+            for i in range(x.numblocks[axes[level]]):
+                k = list(key)
+                k[axes[level]] = i
+                out.append(nest(level + 1, k))
+            return out
+
+        dsk[(name, *idx)] = (_concat_nested, nest(0, list(idx)), tuple(axes))
+    chunks = tuple(
+        (sum(c),) if a in axes else c for a, c in enumerate(x.chunks)
+    )  # a sum with a nan is nan: unknown stays unknown
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, chunks, meta=_meta(x))
+
+
+def gather(x: Any, axis: int) -> Any:
+    """``x`` in one chunk along ``axis`` (see :func:`whole`)."""
+    return whole(x, [axis])
+
+
+# --- offsets along an axis ----------------------------------------------------
+def _length(block: Any, axis: int) -> int:
+    return int(block.shape[axis])
+
+
+def _starts(lengths: list[int]) -> np.ndarray:
+    """Where each chunk starts, then the total length."""
+    return np.cumsum([0, *lengths], dtype=np.int64)
+
+
+def offsets(x: Any, axis: int) -> tuple[dict[Any, Any], Any]:
+    """Tasks computing where each chunk of ``x`` starts along ``axis`` (and
+    the total length, last): the graph and the key of the task whose result
+    is that array.  One small task per chunk (its length; chunks of one row
+    of blocks along ``axis``) and one that adds them up."""
+    name = f"ocean-offsets-{tokenize(x.name, axis)}"
+    dsk: dict[Any, Any] = {}
+    keys = []
+    for i in range(x.numblocks[axis]):
+        idx = [0] * x.ndim
+        idx[axis] = i
+        key = (f"{name}-len", i)
+        dsk[key] = (_length, (x.name, *idx), axis)
+        keys.append(key)
+    dsk[(name,)] = (_starts, keys)
+    return dsk, (name,)
+
+
+# --- slices ------------------------------------------------------------------
+def _local(s: slice, start: int, length: int, total: int) -> slice | None:
+    """The part of slice ``s`` (of an axis of length ``total``) that falls in
+    the chunk of ``length`` elements starting at ``start``, as a slice of the
+    chunk, in the slice's order; None when nothing falls there."""
+    lo, hi, step = s.indices(total)
+    if step > 0:
+        first = lo if lo >= start else lo + -(-(start - lo) // step) * step
+        end = min(hi, start + length)
+        if first >= end:
+            return None
+        return slice(first - start, end - start, step)
+    last = start + length - 1
+    first = lo if lo <= last else lo - -(-(lo - last) // -step) * -step
+    end = max(hi, start - 1)  # exclusive, going down
+    if first <= end:
+        return None
+    stop = end - start
+    return slice(first - start, stop if stop >= 0 else None, step)
+
+
+def _slice_block(block: Any, starts: np.ndarray, i: int, s: slice, axis: int) -> Any:
+    part = _local(s, int(starts[i]), int(block.shape[axis]), int(starts[-1]))
+    key: list[Any] = [slice(None)] * block.ndim
+    key[axis] = part if part is not None else slice(0, 0)
+    return block[tuple(key)]
+
+
+def slice_axis(x: Any, axis: int, s: slice) -> Any:
+    """``x`` sliced by ``s`` along ``axis``, an axis of data-dependent length
+    (the result's length there is data-dependent too).  Each chunk takes its
+    part from the offsets computed in the graph; a negative step reverses the
+    order of the chunks."""
+    if s == slice(None):
+        return x
+    dsk, starts = offsets(x, axis)
+    name = f"ocean-slice-{tokenize(x.name, axis, s.start, s.stop, s.step)}"
+    nb = x.numblocks[axis]
+    reverse = s.step is not None and s.step < 0
+    for idx in itertools.product(*map(range, x.numblocks)):
+        src = list(idx)
+        if reverse:
+            src[axis] = nb - 1 - idx[axis]
+        dsk[(name, *idx)] = (
+            _slice_block,
+            (x.name, *src),
+            starts,
+            src[axis],
+            s,
+            axis,
+        )
+    chunks = list(x.chunks)
+    chunks[axis] = (math.nan,) * nb
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, tuple(chunks), meta=_meta(x))
+
+
+def _pick(block: Any, axis: int, index: int) -> Any:
+    if block.shape[axis] != 1:
+        msg = (
+            f"index {index} is out of bounds for axis {axis}, whose length "
+            f"depends on the data"
+        )
+        raise IndexError(msg)
+    key: list[Any] = [slice(None)] * block.ndim
+    key[axis] = 0
+    return block[tuple(key)]
+
+
+def take_int(x: Any, axis: int, index: int) -> Any:
+    """``x[..., index, ...]`` along an axis of data-dependent length: the
+    one-element slice there, brought together (an element or none from each
+    chunk), then checked (IndexError when the graph runs if out of bounds)."""
+    stop = index + 1 if index != -1 else None
+    one = gather(slice_axis(x, axis, slice(index, stop)), axis)
+    return one.map_blocks(
+        _pick, axis, index, drop_axis=axis, dtype=x.dtype, meta=_meta(x, x.ndim - 1)
+    )
+
+
+# --- known_sizes ---------------------------------------------------------------
+def _chunk_shape(block: Any) -> np.ndarray:
+    return np.asarray(block.shape, dtype=np.int64)
+
+
+def _shapes(blocks: list[Any]) -> np.ndarray:
+    return np.stack(blocks) if blocks else np.zeros((0, 0), dtype=np.int64)
+
+
+def chunk_sizes(*arrays: Any) -> list[tuple[tuple[int, ...], ...]]:
+    """The chunk sizes of dask ``arrays``, computed in one scheduler run that
+    keeps the sizes only: a small task per chunk gives its shape (the chunk
+    itself is dropped at once), and one task per array stacks them."""
+    import dask
+
+    tasks = []
+    dsk: dict[Any, Any] = {}
+    deps = []
+    for x in arrays:
+        name = f"ocean-chunk-shapes-{tokenize(x.name)}"
+        keys = []
+        for idx in itertools.product(*map(range, x.numblocks)):
+            key = (f"{name}-block", *idx)
+            dsk[key] = (_chunk_shape, (x.name, *idx))
+            keys.append(key)
+        dsk[(name,)] = (_shapes, keys)
+        tasks.append((name,))
+        deps.append(x)
+    graph = HighLevelGraph.from_collections("ocean-chunk-shapes", dsk, deps)
+    from dask.delayed import Delayed
+
+    wanted = [Delayed(t, graph) for t in tasks]
+    from ._backend import run_delayed
+
+    results = run_delayed(wanted, arrays)
+    out = []
+    for x, host in zip(arrays, results, strict=True):
+        host = np.asarray(host).reshape(*x.numblocks, x.ndim)
+        sizes = []
+        for axis in range(x.ndim):
+            line = [0] * x.ndim
+            along = []
+            for i in range(x.numblocks[axis]):
+                line[axis] = i
+                along.append(int(host[(*line, axis)]))
+            sizes.append(tuple(along))
+        out.append(tuple(sizes))
+    del dask
+    return out
+
+
+def with_sizes(*arrays: Any) -> list[Any]:
+    """``arrays`` (dask arrays) with their unknown chunk sizes computed (one
+    run for all): the same graphs, under the same names, with known chunks."""
+    todo = [i for i, x in enumerate(arrays) if unknown(x)]
+    out = list(arrays)
+    if todo:
+        sizes = chunk_sizes(*[arrays[i] for i in todo])
+        for i, chunks in zip(todo, sizes, strict=True):
+            x = arrays[i]
+            out[i] = da.Array(x.dask, x.name, chunks, meta=x._meta)
+    return out
+
+
+def settle(res: Any) -> Any:
+    """Under ``known_sizes()``: ``res`` (a dask array, or a tuple of them) with
+    data-dependent sizes computed, all in one scheduler run; else ``res``."""
+    if not KNOWN.get():
+        return res
+    if isinstance(res, da.Array):
+        return with_sizes(res)[0]
+    if isinstance(res, (tuple, list)):
+        arrays = [r for r in res if isinstance(r, da.Array)]
+        done = iter(with_sizes(*arrays))
+        return res.__class__(next(done) if isinstance(r, da.Array) else r for r in res)
+    return res
