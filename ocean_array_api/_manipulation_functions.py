@@ -250,7 +250,8 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         raise ValueError(msg)
     for i in range(1, n + 1):
         d = xs[-i]
-        if d != shape[-i] and d != 1:
+        if d != shape[-i] and d != 1 and d is not None:
+            # (None: data-dependent, lazy devices; checked when it runs)
             msg = f"{fn}: cannot broadcast shape {xs} to {shape}"
             raise ValueError(msg)
     dev = x._device
@@ -315,7 +316,9 @@ def _check_concat_shapes(natives: list[Any], axis: int) -> None:
     for i in range(1, len(natives)):
         s = natives[i].shape
         if len(s) != ndim or any(
-            p != q for j, (p, q) in enumerate(zip(s, first, strict=True)) if j != axis
+            p != q and None not in (p, q)
+            for j, (p, q) in enumerate(zip(s, first, strict=True))
+            if j != axis
         ):
             msg = (
                 f"concat(): `arrays[{i}]` has shape {s}, which does not match "
@@ -345,7 +348,12 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     if not same:
         for i in range(1, len(natives)):
             s = natives[i].shape
-            if s != first:
+            if s != first and (
+                len(s) != len(first)
+                or any(
+                    p != q and None not in (p, q) for p, q in zip(s, first, strict=True)
+                )
+            ):  # (None: a data-dependent size, checked when it runs)
                 msg = f"{fn}: all arrays must have one shape; arrays[0] has {first}, arrays[{i}] has {s}"
                 raise ValueError(msg)
     return _wrap(dev._ops["stack"](natives, axis, dt._native), dt, dev)
@@ -415,7 +423,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
         if axes is None:
             type_error("squeeze()", "axis", "an int or a tuple of ints", axis)
     for a in axes:
-        if shape[a] != 1:
+        if shape[a] != 1 and shape[a] is not None:  # (None: checked when it runs)
             msg = f"squeeze(): cannot squeeze axis {a} of size {shape[a]} (x has shape {shape})"
             raise ValueError(msg)
     dev = x._device

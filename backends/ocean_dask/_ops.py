@@ -107,7 +107,7 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
                     f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
                 )
                 raise ValueError(msg)
-            out.arr = res.astype(out.arr.dtype, copy=False)
+            out.arr = _sizes.keep(res.astype(out.arr.dtype, copy=False), res)
             return out
         return _out(res)
 
@@ -145,9 +145,19 @@ def _chunkwise(
     def entry(*args: Any) -> Any:
         if not any(isinstance(a, _Array) for a in args):
             return func(*args)
-        return elemwise(func, *args, dtype=_probe_dtype(probe, args))
+        return _elemwise(func, *args, dtype=_probe_dtype(probe, args))
 
     return entry
+
+
+def _elemwise(func: Callable[..., Any], *args: Any, dtype: Any) -> Any:
+    """dask's ``elemwise``, with operands of data-dependent size paired
+    exactly (``_sizes.align``: checked chunk by chunk, or made whole)."""
+    args2, checks = _sizes.align(args)
+    res = elemwise(_sizes.checked(func, checks), *args2, dtype=dtype)
+    if _sizes.unknown(res):  # cut as its operands: their partition
+        _sizes.tag(res, _sizes.common_parts(args2, res.ndim))
+    return res
 
 
 def _probe_dtype(probe: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -166,10 +176,10 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     if lo is None and hi is None:
         return x.copy()
     if lo is None:
-        return elemwise(lambda a, h: cpu_clip(a, None, h), x, hi, dtype=x.dtype)
+        return _elemwise(lambda a, h: cpu_clip(a, None, h), x, hi, dtype=x.dtype)
     if hi is None:
-        return elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
-    return elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
+        return _elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
+    return _elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
 
 
 def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
@@ -210,7 +220,12 @@ def _full_like(x: Any, value: Any) -> Any:
 
 
 def _where(cond: Any, x1: Any, x2: Any) -> Any:
-    return elemwise(np.where, cond, x1, x2)
+    dtype = _probe_dtype(np.where, (cond, x1, x2))
+    return _elemwise(_chunk_where, cond, x1, x2, dtype=dtype)
+
+
+def _chunk_where(c: Any, a: Any, b: Any) -> Any:
+    return _chunks.module_of(c).where(c, a, b)
 
 
 # --- creation ---------------------------------------------------------------
@@ -354,15 +369,15 @@ def _concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
         axis = 0
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
-    if _unknown_elsewhere(arrays, axis, "concat()"):
-        return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=True)
-    return da.concatenate(arrays, axis=axis)
+    arrays, unknown = _join_aligned(arrays, axis)
+    return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=unknown)
 
 
 def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
-    if _unknown_elsewhere(arrays, None, "stack()"):
+    arrays, unknown = _join_aligned(arrays, None)
+    if unknown:
         new = (slice(None),) * axis + (None,)
         return da.concatenate(
             [a[new] for a in arrays], axis=axis, allow_unknown_chunksizes=True
@@ -370,29 +385,55 @@ def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     return da.stack(arrays, axis=axis)
 
 
-def _unknown_elsewhere(arrays: Sequence[Any], axis: int | None, where: str) -> bool:
-    """Whether some of ``arrays`` have data-dependent sizes (after a mask) on
-    an axis other than ``axis``, where they are joined chunk by chunk.
+def _join_aligned(arrays: Sequence[Any], axis: int | None) -> tuple[list[Any], bool]:
+    """``arrays`` ready to be joined along ``axis`` (None: a new axis), chunk
+    by chunk along the others, where some sizes there are data-dependent;
+    and whether they are.
 
-    Note: dask refuses to join them, as it cannot check those sizes.  Arrays
-    cut alike there (e.g. masked by the same mask) join chunk by chunk, and a
-    pair of chunks whose sizes differ raises NumPy's ValueError when the graph
-    runs; arrays cut differently cannot be aligned without computing.
+    Note: dask refuses to join arrays of unknown sizes.  Arrays cut alike
+    (one partition token: masked by the same mask, see ``_sizes.partition``)
+    join chunk by chunk; an axis cut otherwise (other masks, other chunk
+    counts, or a known length next to an unknown one) is made whole in each
+    array first, and lengths that differ raise NumPy's ValueError when the
+    graph runs.
     """
-    others = [
-        a.chunks if axis is None else a.chunks[:axis] + a.chunks[axis + 1 :]
-        for a in arrays
-    ]
-    if not any(_unknown(c) for dims in others for dim in dims for c in dim):
-        return False
-    if len({tuple(len(d) for d in o) for o in others}) != 1:
-        msg = (
-            f"{where}: the arrays have sizes that depend on the data (None) in "
-            "differently chunked arrays, which the dask device cannot align "
-            "lazily; compute them first (ocean_ext.compute)"
+    out = list(arrays)
+    nd = out[0].ndim
+    unknown = False
+    for ax in range(nd):
+        if ax == axis:
+            continue
+        if not any(_sizes.unknown_axis(a, ax) for a in out):
+            continue
+        unknown = True
+        counts = {a.numblocks[ax] for a in out}
+        tokens = {_sizes.partition(a, ax) for a in out}
+        if (
+            len(counts) == 1
+            and len(tokens) == 1
+            and all(_sizes.unknown_axis(a, ax) for a in out)
+        ):
+            continue
+        out = [_sizes.whole(a, [ax]) for a in out]
+        out = [
+            a if _sizes.unknown_axis(a, ax) else _sizes._forget(a, {ax}) for a in out
+        ]
+    return out, unknown
+
+
+def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
+    """dask's ``broadcast_to``; an axis of data-dependent length is made
+    whole and given its target length (NumPy's ValueError when the graph runs
+    if the chunk does not broadcast to it)."""
+    if _sizes.unknown(x):
+        lead = len(shape) - x.ndim
+        axes = [a for a in range(x.ndim) if _sizes.unknown_axis(x, a)]
+        xw = _sizes.whole(x, axes)
+        chunks = tuple(
+            (shape[lead + a],) if a in axes else c for a, c in enumerate(xw.chunks)
         )
-        raise NotImplementedError(msg)
-    return True
+        x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
+    return da.broadcast_to(x, shape)
 
 
 def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
@@ -605,7 +646,25 @@ def _roll(x: Any, shift: Any, axis: Any) -> Any:
 
 
 def _squeeze(x: Any, axis: Any) -> Any:
-    return da.squeeze(x, axis=axis)
+    axes = _axes(x.ndim, axis)
+    unknown = [a for a in axes if _sizes.unknown_axis(x, a)]
+    if unknown:
+        # Note: dask squeezes by the sizes; an axis of data-dependent length
+        # is made whole, and squeezed in its chunk (NumPy's ValueError when
+        # the graph runs if it is not of length 1)
+        xw = _sizes.whole(x, unknown)
+        chunks = tuple((1,) if a in unknown else c for a, c in enumerate(xw.chunks))
+        x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
+        x = x.map_blocks(_squeeze_check, tuple(unknown), dtype=x.dtype, meta=x._meta)
+    return da.squeeze(x, axis=axes)
+
+
+def _squeeze_check(b: Any, axes: tuple[int, ...]) -> Any:
+    for a in axes:
+        if b.shape[a] != 1:
+            msg = f"cannot select an axis to squeeze out which has size not equal to one (axis {a}, size {b.shape[a]})"
+            raise ValueError(msg)
+    return b
 
 
 def _tile(x: Any, reps: tuple[int, ...]) -> Any:
@@ -659,9 +718,14 @@ def _getitem(x: Any, key: Any) -> Any:
         if mask.ndim == 0:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
-        if 1 < mask.ndim < x.ndim:
-            # Note: dask takes a mask of one or of all dimensions; a mask over
-            # the leading k is a 1-d mask of their (row-major) merge.
+        if mask.ndim == 1:
+            # arrays masked by one mask (chunked alike) are cut alike
+            token = ("mask", mask.name, x.chunks[0])
+            return _sizes.tag(x[mask], {0: token})
+        if mask.ndim > 1:
+            # Note: dask takes a mask of one or of all dimensions (which it
+            # flattens with its reshape, failing on some empty arrays); a mask
+            # over the leading k is a 1-d mask of their (row-major) merge.
             if _sizes.unknown(x) or _sizes.unknown(mask):
                 return _mask_unknown(x, mask)
             rest = x.shape[mask.ndim :]
@@ -670,8 +734,6 @@ def _getitem(x: Any, key: Any) -> Any:
                 return _zeros(0, (0, *rest), x.dtype)
             merged = _rs(x, (count, *rest))
             return merged[_rs(mask, (-1,))]
-        if mask.ndim > 1 and (_sizes.unknown(x) or _sizes.unknown(mask)):
-            return _mask_unknown(x, mask)
         return x[mask]
     keys = _expand_ellipsis(keys, x.ndim)
     keys = _normalized(keys, x.shape)
@@ -922,8 +984,9 @@ def _check_known(x: Any, keys: tuple[Any, ...], where: str) -> None:
         ):
             msg = (
                 f"{where}: axis {axis} has a data-dependent length (None) on the "
-                f"dask device, which integers, slices and index arrays cannot "
-                f"index lazily; compute the array first (ocean_ext.compute)"
+                f"dask device, which an assignment with index arrays and an "
+                f"array value cannot reach lazily; compute the array first "
+                f"(ocean_ext.compute or ocean_ext.persist)"
             )
             raise NotImplementedError(msg)
         axis += 1 if not (isinstance(k, _Array) and k.dtype == bool) else k.ndim
@@ -992,7 +1055,16 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
         k = keys[i]
         k = k if isinstance(k, _Array) else _chunks.asarray(np.int64(k))
         idx.append(_in_bounds(k, n, i))
-    idx = da.broadcast_arrays(*idx)
+    try:
+        idx = da.broadcast_arrays(*idx)
+    except ValueError:
+        # Note: NumPy's IndexError (dask's broadcast raises ValueError)
+        shapes = " ".join(str(tuple(k.shape)) for k in idx)
+        msg = (
+            f"shape mismatch: indexing arrays could not be broadcast together "
+            f"with shapes {shapes}"
+        )
+        raise IndexError(msg) from None
     bshape = tuple(idx[0].shape)
     dims = [x.shape[i] for i in adv]
     flat = idx[0]
@@ -1030,6 +1102,13 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
         x.arr = _mask_assign(arr, keys[0], value)
         return
     keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
+    arrays = [k for k in keys if isinstance(k, _Array)]
+    if _sizes.unknown(arr) and (
+        not arrays
+        or (len(arrays) == 1 and arrays[0].ndim == 1 and not isinstance(value, _Array))
+    ):
+        x.arr = _assign_unknown(arr, keys, value)
+        return
     _check_known(arr, keys, "__setitem__()")
     if any(isinstance(k, _Array) for k in keys):
         x.arr = _scatter_assign(arr, keys, value)
@@ -1042,6 +1121,83 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     new = arr.copy()
     new[keys] = value  # dask rewrites `new` (a fresh object) in place
     x.arr = new
+
+
+def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """``arr[keys] = value`` for a basic key on an array of data-dependent
+    size, as a selection mask: each axis the key indexes (a slice or an
+    integer) gives a 1-d mask of what it selects (from offsets computed in
+    the graph where the length is data-dependent), and the result takes
+    ``value`` where all of them hold.  ``value`` broadcasts over the selected
+    elements: along an axis that the key slices or indexes its length must
+    be 1 (a value placed element by element there needs the sizes:
+    NotImplementedError); along full slices it is aligned with ``arr``."""
+    items: list[Any] = []  # the key item of each axis of arr
+    value_axes: list[Any] = []  # for each selection axis: the arr axis, or None
+    for k in keys:
+        if k is None:
+            value_axes.append(None)
+            continue
+        axis = len(items)
+        items.append(k)
+        if isinstance(k, (slice, _Array)):
+            value_axes.append(axis)
+    items.extend([slice(None)] * (arr.ndim - len(items)))
+    value_axes.extend(range(len(keys) - value_axes.count(None), arr.ndim))
+    if isinstance(value, _Array):
+        nd = len(value_axes)
+        shape = tuple(value.shape)
+        lead = 0
+        while len(shape) - lead > nd and shape[lead] == 1:
+            lead += 1
+        if len(shape) - lead > nd:
+            msg = (
+                f"could not broadcast input array of {len(shape)} dimensions "
+                f"into a selection of {nd}"
+            )
+            raise ValueError(msg)
+        v = value.reshape(shape[lead:]) if lead else value
+        v = v[(None,) * (nd - v.ndim)]
+        # to arr's frame: drop the new axes (length 1), add the indexed ones
+        frame: list[Any] = [None] * arr.ndim
+        for j, ax in enumerate(value_axes):
+            if ax is None:
+                if not _unknown(v.shape[j]) and v.shape[j] != 1:
+                    msg = f"could not broadcast input array from shape {_show(tuple(value.shape))}"
+                    raise ValueError(msg)
+                continue
+            frame[ax] = j
+        key = tuple(0 if value_axes[j] is None else slice(None) for j in range(nd))
+        v = v[key] if any(a is None for a in value_axes) else v
+        kept = [ax for ax in value_axes if ax is not None]
+        order = {ax: j for j, ax in enumerate(kept)}
+        v = v[tuple(slice(None) if ax in order else None for ax in range(arr.ndim))]
+        for ax, k in enumerate(items):
+            if not (isinstance(k, slice) and k == slice(None)) and v.shape[ax] != 1:
+                msg = (
+                    "__setitem__(): on the dask device, an array of data-dependent "
+                    "size (None) takes an array value only along whole axes "
+                    "(x[..., k] = scalar, x[:, 1:3] = a value of length 1 there); "
+                    "compute it first (ocean_ext.compute or ocean_ext.persist)"
+                )
+                raise NotImplementedError(msg)
+        value = v.astype(arr.dtype)
+    mask = None
+    for ax, k in enumerate(items):
+        if isinstance(k, slice) and k == slice(None):
+            continue
+        n = arr.shape[ax]
+        if _unknown(n) or isinstance(k, _Array):
+            m = _sizes.selected(arr, ax, k)
+        else:
+            host = np.zeros(int(n), dtype=bool)
+            host[k] = True
+            m = _chunks.asarray(host).rechunk((arr.chunks[ax],))
+        m = m[tuple(slice(None) if d == ax else None for d in range(arr.ndim))]
+        mask = m if mask is None else _elemwise(np.logical_and, mask, m, dtype=bool)
+    if mask is None:  # whole axes: the value everywhere
+        mask = True
+    return _elemwise(_chunk_where, mask, value, arr, dtype=arr.dtype)
 
 
 def _fit_value(value: Any, sel_shape: tuple[Any, ...]) -> Any:
@@ -1126,9 +1282,11 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
         return _mask_assign_unknown(arr, mask, value)
     if not isinstance(value, _Array) or value.ndim <= trailing:
         # broadcasts over the selected elements
-        return da.where(full_mask, value, arr).astype(arr.dtype)
+        return _elemwise(_chunk_where, full_mask, value, arr, dtype=arr.dtype)
     if value.shape[0] == 1:
-        return da.where(full_mask, value[0], arr).astype(arr.dtype)
+        return _elemwise(_chunk_where, full_mask, value[0], arr, dtype=arr.dtype)
+    if _sizes.unknown(arr) or _sizes.unknown(mask):
+        return _mask_assign_unknown(arr, mask, value)
     rows = value
     n_rows = int(rows.shape[0])
     flat = _rs(mask, (-1,)) if mask.ndim != 1 else mask
@@ -1139,7 +1297,7 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     order = da.where(mask, da.minimum(order, n_rows - 1), 0)
     gathered = _rs(rows[_rs(order, (-1,))], mask.shape + rows.shape[1:])
     gathered = _check_count(gathered, total, n_rows)
-    return da.where(full_mask, gathered, arr).astype(arr.dtype)
+    return _elemwise(_chunk_where, full_mask, gathered, arr, dtype=arr.dtype)
 
 
 def _check_count(value: Any, total: Any, n_rows: int) -> Any:
@@ -1188,7 +1346,8 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
         )
         raise ValueError(msg)
     if value.ndim <= trailing:  # broadcasts over the selected elements
-        return da.where(mask[(...,) + (None,) * trailing], value, arr).astype(arr.dtype)
+        full = mask[(...,) + (None,) * trailing]
+        return _elemwise(_chunk_where, full, value, arr, dtype=arr.dtype)
     arr = arr.rechunk({mask.ndim + i: -1 for i in range(trailing)})
     mask = mask.rechunk(arr.chunks[: mask.ndim])
     flat = _rs(mask, (-1,)).astype(np.int64)
@@ -1426,7 +1585,7 @@ def _arg_unknown(x: Any, axis: int, keepdims: bool, name: str) -> Any:
 
 def _arg_local(kernel: Any, b: Any, axis: int, starts: Any, i: int) -> Any:
     if b.shape[axis] == 0:
-        return None
+        return _NoPart(tuple(1 if d == axis else n for d, n in enumerate(b.shape)))
     xpm = _chunks.module_of(b)
     li = kernel(b, axis, True)
     return (xpm.take_along_axis(b, li, axis=axis), li + int(starts[i]))
@@ -1434,9 +1593,9 @@ def _arg_local(kernel: Any, b: Any, axis: int, starts: Any, i: int) -> Any:
 
 def _arg_pick(a: Any, b: Any, name: str) -> Any:
     """The first extreme of two partials (values, indices), ``a`` before ``b``."""
-    if a is None:
+    if a is None or (isinstance(a, _NoPart) and not isinstance(b, _NoPart)):
         return b
-    if b is None:
+    if isinstance(b, _NoPart):
         return a
     (va, ia), (vb, ib) = a, b
     xpm = _chunks.module_of(va)
@@ -1447,9 +1606,12 @@ def _arg_pick(a: Any, b: Any, name: str) -> Any:
 
 
 def _arg_final(acc: Any, axis: int, keepdims: bool, name: str) -> Any:
-    if acc is None:
-        msg = f"attempt to get {name} of an empty sequence"
-        raise ValueError(msg)
+    if isinstance(acc, _NoPart):
+        if math.prod(acc.shape):  # results to give, and nothing to reduce
+            msg = f"attempt to get {name} of an empty sequence"
+            raise ValueError(msg)
+        empty = np.zeros(acc.shape, dtype=np.int64)
+        return empty if keepdims else empty.squeeze(axis=axis)
     idx = acc[1].astype(np.int64, copy=False)
     return idx if keepdims else idx.squeeze(axis=axis)
 
@@ -1637,7 +1799,12 @@ def _extremum(func: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 
 def _empty_safe(
-    func: Callable[..., Any], x: Any, axis: Any, keepdims: bool, name: str
+    func: Callable[..., Any],
+    x: Any,
+    axis: Any,
+    keepdims: bool,
+    name: str,
+    identity: Any = None,
 ) -> Any:
     """``max``/``min`` of an array of data-dependent size: each chunk reduced
     by the chunk kernel, chunks that masking left empty skipped, then a chain
@@ -1650,7 +1817,7 @@ def _empty_safe(
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
 
-    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in axis)
+    axes = _axes(x.ndim, axis)
     kernel = _chunks.kernels()[name]
     out = f"ocean-{name}-{tokenize(x.name, axes, keepdims)}"
     dsk: dict[Any, Any] = {}
@@ -1666,7 +1833,15 @@ def _empty_safe(
         res_idx = (
             idx if keepdims else tuple(i for d, i in enumerate(idx) if d not in axes)
         )
-        dsk[(out, *res_idx)] = (_extreme_final, acc, axes, keepdims, name)
+        dsk[(out, *res_idx)] = (
+            _extreme_final,
+            acc,
+            axes,
+            keepdims,
+            name,
+            identity,
+            x.dtype,
+        )
     chunks = [(1,) if d in axes else c for d, c in enumerate(x.chunks)]
     if not keepdims:
         chunks = [c for d, c in enumerate(chunks) if d not in axes]
@@ -1674,22 +1849,53 @@ def _empty_safe(
     return da.Array(graph, out, tuple(chunks), meta=_sizes._meta(x, len(chunks)))
 
 
+class _NoPart:
+    """The running max/min while every chunk was empty: the shape (keepdims)
+    its result has."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+
 def _extreme_step(kernel: Any, acc: Any, b: Any, axes: tuple[int, ...]) -> Any:
-    """The running max/min (keepdims; None while every chunk was empty)."""
+    """The running max/min (keepdims), or _NoPart while every chunk was empty."""
     if any(b.shape[a] == 0 for a in axes):
+        if acc is None:
+            return _NoPart(tuple(1 if d in axes else n for d, n in enumerate(b.shape)))
         return acc
     part = kernel(b, axes, True)
-    if acc is None:
+    if acc is None or isinstance(acc, _NoPart):
         return part
     both = _chunks.module_of(part).concatenate([acc, part], axis=axes[0])
     return kernel(both, axes, True)
 
 
-def _extreme_final(acc: Any, axes: tuple[int, ...], keepdims: bool, name: str) -> Any:
-    if acc is None:
-        msg = f"zero-size array to reduction operation {name} which has no identity"
-        raise ValueError(msg)
+def _extreme_final(
+    acc: Any,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    name: str,
+    identity: Any,
+    dtype: Any,
+) -> Any:
+    if isinstance(acc, _NoPart):
+        if identity is None and math.prod(acc.shape):
+            msg = f"zero-size array to reduction operation {name} which has no identity"
+            raise ValueError(msg)
+        acc = np.full(acc.shape, 0 if identity is None else identity, dtype=dtype)
     return acc if keepdims else acc.squeeze(axis=axes)
+
+
+def _axes(ndim: int, axis: Any) -> tuple[int, ...]:
+    """The reduced axes of an ``axis`` argument (None, an int or a tuple), as
+    non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        return tuple(a % ndim for a in axis)
+    return (axis % ndim,)
 
 
 def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
@@ -1728,7 +1934,7 @@ def _spread(func: Callable[..., Any], name: str) -> Callable[..., Any]:
 def _count(x: Any, axis: Any, keepdims: bool) -> Any:
     """How many elements each result of a reduction over ``axis`` reduces
     (float64), chunk sizes unknown or not (each chunk counts itself)."""
-    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in axis)
+    axes = _axes(x.ndim, axis)
 
     def chunk(b: Any, axis: Any = None, keepdims: bool = True, **kw: Any) -> Any:
         shape = tuple(1 if i in axes else n for i, n in enumerate(b.shape))
@@ -1768,8 +1974,7 @@ def _two_pass_var(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
         dof = n - correction
         res = da.where(dof > 0, ss / da.where(dof > 0, dof, 1), np.nan)
     if not keepdims:
-        axes = tuple(range(x.ndim)) if axis is None else axis
-        res = da.squeeze(res, axis=axes)
+        res = da.squeeze(res, axis=_axes(x.ndim, axis))
     real = np.dtype(x.dtype.char.lower()) if x.dtype.kind == "c" else x.dtype
     return res.astype(real)
 
@@ -2216,17 +2421,24 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
     if ord == _inf:
         if size0:
             return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
+        if _sizes.unknown(a):  # (empty, perhaps: 0, as for a known size)
+            return _empty_safe(None, a.astype(real), axis, keepdims, "max", 0)
         return a.max(axis=axis, keepdims=keepdims)
     if ord == -_inf:
         if size0:
             return _full(0, reduced(x.shape, axis, keepdims)[0], _inf, real)
+        if _sizes.unknown(a):
+            return _empty_safe(None, a.astype(real), axis, keepdims, "min", _inf)
         return a.min(axis=axis, keepdims=keepdims)
     if ord == 0:
         return (a != 0).sum(axis=axis, keepdims=keepdims, dtype=real)
     if ord > 0:
         if size0:
             return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
-        m = a.max(axis=axis, keepdims=True)
+        if _sizes.unknown(a):
+            m = _empty_safe(None, a.astype(real), axis, True, "max", 0)
+        else:
+            m = a.max(axis=axis, keepdims=True)
         scale = da.where((m == 0) | ~da.isfinite(m), 1, m).astype(real)
         s = ((a / scale) ** ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)
         sc = scale if keepdims else da.squeeze(scale, axis=axis)
@@ -2438,12 +2650,12 @@ def _view(func: Callable[..., Any], to_complex: bool) -> Callable[..., Any]:
 
 # --- sorting and unique of data-dependent sizes -------------------------------
 def _sort_entry(func: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``sort``/``argsort``: an axis of data-dependent length is sorted in one
-    chunk (the sample sort plans its output chunks from the input's sizes),
-    by the chunk kernel."""
+    """``sort``/``argsort``: an array of data-dependent size is sorted with
+    the axis in one chunk (the sample sort plans its output chunks from the
+    input's sizes), by the chunk kernel."""
 
     def entry(x: Any, axis: int, descending: bool, stable: bool) -> Any:
-        if x.ndim and _sizes.unknown_axis(x, axis):
+        if x.ndim and _sizes.unknown(x):
             xw = _sizes.gather(x, axis)
             kernel = _chunks.kernels()[name]
             dtype = np.dtype(np.int64) if name == "argsort" else x.dtype
@@ -2527,8 +2739,8 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "raise_if": _raise_if,
             "full_like": _full_like,
             "where": _where,
-            "astype": lambda x, dtype, copy: x.astype(dtype),
-            "copy": lambda x: x.copy(),
+            "astype": lambda x, dtype, copy: _sizes.keep(x.astype(dtype), x),
+            "copy": lambda x: _sizes.keep(x.copy(), x),
             "getitem": _getitem,
             "getitem_native": _getitem,
             "native_result": lambda x: x,
@@ -2546,7 +2758,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "triu": _tri(False),
             "meshgrid": _meshgrid,
             # manipulation
-            "broadcast_to": lambda x, shape: da.broadcast_to(x, shape),
+            "broadcast_to": _broadcast_to,
             "concat": _concat,
             "stack": _stack,
             "expand_dims": _expand_dims,

@@ -314,3 +314,249 @@ def settle(res: Any) -> Any:
         done = iter(with_sizes(*arrays))
         return res.__class__(next(done) if isinstance(r, da.Array) else r for r in res)
     return res
+
+
+# --- pairing chunks of data-dependent size ------------------------------------------
+def _forget(x: Any, axes: set[int]) -> Any:
+    """``x`` (the same graph) with its sizes along ``axes`` declared unknown,
+    so that dask pairs its chunks with chunks of unknown size."""
+    chunks = tuple(
+        tuple(math.nan for _ in c) if a in axes else c for a, c in enumerate(x.chunks)
+    )
+    return da.Array(x.dask, x.name, chunks, meta=x._meta)
+
+
+def partition(x: Any, axis: int) -> Any:
+    """What cut ``x``'s chunks of data-dependent size along ``axis``: arrays
+    with the same partition token have chunks of the same sizes there.
+
+    The table tags what it knows (:func:`tag`): a boolean mask gives its
+    result the mask's token, and elementwise functions pass on their
+    operands' common token.  Anything else is its own partition."""
+    parts = getattr(x, "_ocean_parts", None)
+    if parts is not None and axis in parts:
+        return parts[axis]
+    return (x.name, axis)
+
+
+def tag(x: Any, parts: dict[int, Any]) -> Any:
+    """``x`` with partition tokens for some of its axes (see partition)."""
+    if parts:
+        x._ocean_parts = parts
+    return x
+
+
+def keep(res: Any, src: Any) -> Any:
+    """``res``, cut as ``src`` (of the same shape; astype, copy): its
+    partition tokens (see partition)."""
+    if unknown(src) and res.ndim == src.ndim:
+        tag(
+            res, {a: partition(src, a) for a in range(src.ndim) if unknown_axis(src, a)}
+        )
+    return res
+
+
+def align(args: Sequence[Any]) -> tuple[list[Any], list[list[tuple[int, int]]]]:
+    """Operands of an elementwise function (dask arrays and scalars) ready
+    for dask to pair their chunks, where some have data-dependent sizes.
+
+    dask pairs chunks by position.  Along an output axis where two operands
+    or more have a length (not a broadcast 1) and one of them is unknown:
+
+    - all unknown, with as many chunks: paired chunk by chunk (arrays masked
+      alike are cut alike); the returned checks say which (operand, axis)
+      pairs each task verifies (:func:`checked`): chunks that differ raise
+      ValueError when the graph runs, never a broadcast of a chunk of one;
+    - else: that axis is made whole in each of them (one chunk each), so
+      that the pairing is exact.
+
+    Returns the operands and the checks (one list of (operand index, axis)
+    per checked axis).  Arrays cut alike are those of one partition token
+    (:func:`partition`); arrays cut by different masks are aligned by
+    making the axis whole, however many chunks they have.
+    """
+    out = list(args)
+    arrays = [(i, a) for i, a in enumerate(args) if isinstance(a, da.Array)]
+    if not any(unknown(a) for _, a in arrays):
+        return out, []
+    nd = max(a.ndim for _, a in arrays)
+    gather_axes: dict[int, set[int]] = {}
+    forget_axes: dict[int, set[int]] = {}
+    checks: list[list[tuple[int, int]]] = []
+    for ax in range(nd):
+        parts = []
+        for i, a in arrays:
+            la = ax - (nd - a.ndim)
+            if la < 0 or (not unknown_axis(a, la) and a.shape[la] == 1):
+                continue
+            parts.append((i, la))
+        if len(parts) < 2 or not any(unknown_axis(args[i], la) for i, la in parts):
+            continue
+        counts = {args[i].numblocks[la] for i, la in parts}
+        tokens = {partition(args[i], la) for i, la in parts}
+        if (
+            len(counts) == 1
+            and len(tokens) == 1
+            and all(unknown_axis(args[i], la) for i, la in parts)
+        ):
+            if counts != {1}:
+                checks.append(parts)
+            for i, la in parts:  # one nan per chunk in each (dask compares)
+                forget_axes.setdefault(i, set()).add(la)
+            continue
+        for i, la in parts:
+            gather_axes.setdefault(i, set()).add(la)
+            if not unknown_axis(args[i], la):
+                forget_axes.setdefault(i, set()).add(la)
+    for i, axes in gather_axes.items():
+        out[i] = whole(out[i], sorted(axes))
+    for i, axes in forget_axes.items():
+        if any(not all(c != c for c in out[i].chunks[a]) for a in axes):
+            out[i] = _forget(out[i], axes)
+    return out, checks
+
+
+def common_parts(args: Sequence[Any], nd: int) -> dict[int, Any]:
+    """The partition tokens an elementwise result of ``nd`` dimensions takes
+    from its operands: along each axis of data-dependent length, the token
+    all its unknown operands share (axes where they differ get none)."""
+    out: dict[int, Any] = {}
+    for ax in range(nd):
+        tokens = set()
+        for a in args:
+            if not isinstance(a, da.Array):
+                continue
+            la = ax - (nd - a.ndim)
+            if la >= 0 and unknown_axis(a, la):
+                tokens.add(partition(a, la))
+        if len(tokens) == 1:
+            out[ax] = tokens.pop()
+    return out
+
+
+def checked(func: Any, checks: list[list[tuple[int, int]]]) -> Any:
+    """``func`` on chunks, after checking that the chunks paired along each
+    axis of ``checks`` have the same length there (ValueError else)."""
+    if not checks:
+        return func
+
+    def run(*blocks: Any) -> Any:
+        for parts in checks:
+            lengths = {blocks[i].shape[la] for i, la in parts}
+            if len(lengths) > 1:
+                msg = (
+                    f"operands could not be broadcast together: arrays of "
+                    f"data-dependent size (None) met in chunks of "
+                    f"{sorted(lengths)} elements (they were cut by different "
+                    f"masks); compute or persist them first "
+                    f"(ocean_ext.compute, ocean_ext.persist)"
+                )
+                raise ValueError(msg)
+        return func(*blocks)
+
+    run.__name__ = getattr(func, "__name__", "chunk")
+    return run
+
+
+# --- selections along an axis of data-dependent length --------------------------------
+def _select_block(block: Any, starts: np.ndarray, i: int, item: Any, axis: int) -> Any:
+    """Which elements of a chunk (along ``axis``) slice or integer ``item``
+    selects, as a 1-d boolean array (the chunk's kind); IndexError for an
+    integer out of bounds."""
+    xpm = _module(block)
+    n = int(starts[-1])
+    pos = xpm.arange(int(starts[i]), int(starts[i]) + block.shape[axis])
+    if isinstance(item, slice):
+        lo, hi, step = item.indices(n)
+        if step > 0:
+            return (pos >= lo) & (pos < hi) & ((pos - lo) % step == 0)
+        return (pos <= lo) & (pos > hi) & ((lo - pos) % -step == 0)
+    if hasattr(item, "ndim"):  # an index array (whole): its places
+        idx = item.reshape(-1)
+        bad = (idx >= n) | (idx < -n) if idx.dtype.kind != "u" else idx >= n
+        if bad.any():
+            v = int(idx[bad][0])
+            msg = f"index {v} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+        idx = xpm.where(idx < 0, idx + n, idx)
+        return xpm.isin(pos, idx)
+    if not -n <= item < n:
+        msg = (
+            f"index {item} is out of bounds for axis {axis} with size {n} "
+            f"(data-dependent)"
+        )
+        raise IndexError(msg)
+    return pos == (item if item >= 0 else n + item)
+
+
+def selected(x: Any, axis: int, item: Any) -> Any:
+    """The elements of ``x`` along ``axis`` (of data-dependent length) that a
+    slice or an integer selects: a 1-d boolean dask array chunked as ``x``
+    along ``axis``, computed from the offsets in the graph."""
+    dsk, starts = offsets(x, axis)
+    deps = [x]
+    arg = item
+    if isinstance(item, da.Array):  # an index array: whole, in each task
+        item = gather(item, 0) if item.ndim else item
+        deps.append(item)
+        arg = (item.name, *(0,) * item.ndim)
+    token = tokenize(x.name, axis, item if isinstance(item, da.Array) else repr(item))
+    name = f"ocean-select-{token}"
+    for i in range(x.numblocks[axis]):
+        idx = [0] * x.ndim
+        idx[axis] = i
+        dsk[(name, i)] = (_select_block, (x.name, *idx), starts, i, arg, axis)
+    chunks = (tuple(math.nan for _ in x.chunks[axis]),)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=deps)
+    return da.Array(graph, name, chunks, meta=_meta(x, 1, bool))
+
+
+def align_labels(
+    a: Any,
+    a_ind: Sequence[Any],
+    b: Any,
+    b_ind: Sequence[Any],
+    out_ind: Sequence[Any] = (),
+) -> tuple[Any, Any]:
+    """Two operands of a product (``blockwise`` labels), ready for dask to
+    unify their chunks along the labels they share where sizes are
+    data-dependent: cut alike (one partition token, as many chunks) they
+    pair chunk by chunk; else the shared axis is made whole in both (see
+    :func:`align`)."""
+    if not (unknown(a) or unknown(b)):
+        return a, b
+    fa: set[int] = set()
+    fb: set[int] = set()
+    ga: list[int] = []
+    gb: list[int] = []
+    for da_, label in enumerate(a_ind):
+        if label not in b_ind:
+            continue
+        db = list(b_ind).index(label)
+        ua, ub = unknown_axis(a, da_), unknown_axis(b, db)
+        if not (ua or ub):
+            continue
+        if label in out_ind and (
+            (not ua and a.shape[da_] == 1) or (not ub and b.shape[db] == 1)
+        ):
+            continue  # a broadcast axis: dask pairs its one block with all
+        if (
+            ua
+            and ub
+            and a.numblocks[da_] == b.numblocks[db]
+            and partition(a, da_) == partition(b, db)
+        ):
+            fa.add(da_)
+            fb.add(db)
+            continue
+        ga.append(da_)
+        gb.append(db)
+        fa.add(da_)
+        fb.add(db)
+    if ga:
+        a, b = whole(a, ga), whole(b, gb)
+    if fa:
+        a = _forget(a, fa)
+    if fb:
+        b = _forget(b, fb)
+    return a, b

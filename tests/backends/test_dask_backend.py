@@ -218,8 +218,18 @@ def test_indexing_an_unknown_length_computes_offsets_in_the_graph(runs):
     np.testing.assert_array_equal(values(y[None, ...][:, :]), [want])
     with pytest.raises(IndexError, match="out of bounds"):
         values(y[100])
-    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): axis 0"):
-        y[0] = 1
+    # assignments through a selection mask computed in the graph
+    z = y * 1
+    z[0] = 100
+    z[-3::-2] = -1
+    z[xp.asarray([1, -1], device=DASK)] = 7
+    w = want.copy()
+    w[0] = 100
+    w[-3::-2] = -1
+    w[[1, -1]] = 7
+    np.testing.assert_array_equal(values(z), w)
+    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): .*whole axes"):
+        z[1:3] = xp.asarray([1, 2], device=DASK)
     with pytest.raises(TypeError, match=r"__iter__\(\)"):
         list(y)
 
@@ -1145,11 +1155,37 @@ def test_data_dependent_sizes_in_in_place_operators_and_concat(runs):
     np.testing.assert_array_equal(
         values(joined), np.stack([want, want + 1.0, want], axis=1)
     )
-    # arrays cut differently on the unknown axis cannot be aligned lazily
+    # arrays cut differently on the unknown axis are aligned by making it
+    # whole (their chunks pair exactly); lazily
     other = chunked(a, 6)
     other = xp.stack([other[other > 2.0]] * 2, axis=1)
-    with pytest.raises(NotImplementedError, match=r"concat\(\).*dask"):
-        xp.concat([both, other], axis=1)
+    before = runs["n"]
+    wide = xp.concat([both, other], axis=1)
+    total = sel + xp.stack([other[:, 0]], axis=1)[:, 0]
+    assert runs["n"] == before
+    np.testing.assert_array_equal(
+        values(wide), np.stack([want, want + 1.0, want / 2, want / 2], axis=1)
+    )
+    np.testing.assert_array_equal(values(total), want * 1.5)
+
+
+def test_arrays_cut_by_different_masks_never_pair_chunks_wrongly():
+    # The same number of chunks of data-dependent sizes, cut differently:
+    # dask paired them chunk by chunk, broadcasting a chunk of one element
+    # over a chunk of two (a silent wrong result); arrays of different
+    # masks are now aligned exactly, and arrays of one mask stay paired.
+    x = on_dask(np.array([10, -1, -1, 20]), 2)  # chunks of 1 and 1 after > 0
+    y = on_dask(np.array([1, 2, -1, -1]), 2)  # chunks of 2 and 0
+    m1, m2 = x[x > 0], y[y > 0]
+    np.testing.assert_array_equal(values(m1 + m2), [11, 22])
+    np.testing.assert_array_equal(values(xp.where(m1 > 15, m1, m2)), [1, 20])
+    np.testing.assert_array_equal(values(xp.stack([m1, m2])), [[10, 20], [1, 2]])
+    z = on_dask(np.array([5, 6, 7, 8]), 2)
+    np.testing.assert_array_equal(values(m1 - z[x > 0]), [5, 12])
+    np.testing.assert_array_equal(values(m1 + y[y > 1]), [12, 22])  # broadcast 1
+    w = on_dask(np.array([1, 2, 3, -1]), 2)
+    with pytest.raises(ValueError, match="broadcast"):
+        values(m1 + w[w > 0])  # 2 and 3 elements: NumPy's error, when computed
 
 
 def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
