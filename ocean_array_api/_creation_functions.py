@@ -235,6 +235,7 @@ def asarray(
                 else np.asarray(obj)
             )
         except TypeError:
+            _lazy_collection(obj, where)
             type_error(
                 where,
                 "obj",
@@ -438,6 +439,21 @@ def _like(name: str, base: Any) -> Any:
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Like {base.__name__}(), with the shape (and by default dtype and device) of ``x``.\n\nSee {_SPEC.format(name)}"
     return func
+
+
+def _lazy_collection(obj: Any, where: str) -> None:
+    """TypeError pointing to ``ocean_ext.from_dask`` for a dask array (which
+    ``asarray`` does not take: it would have to compute it, or wrap its
+    graph, which is ``from_dask``'s explicit job)."""
+    cls = type(obj)
+    if cls.__name__ == "Array" and cls.__module__.startswith("dask."):
+        msg = (
+            f"{where}: `obj` is a dask.array.Array; wrap it lazily with "
+            f"ocean_ext.from_dask(obj) (an array on the 'dask' device, sharing "
+            f"its graph), or compute it first (obj.compute()) for an array in "
+            f"memory"
+        )
+        raise TypeError(msg)
 
 
 def _like_unknown(

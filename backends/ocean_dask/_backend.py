@@ -18,6 +18,7 @@ that calls ``dask.compute``), so the tests can count scheduler runs.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import threading
 from typing import Any
@@ -91,6 +92,41 @@ def compute(*natives: Any) -> tuple[Any, ...]:
             out[i] = (
                 np.asarray(r) if index is None else _chunks_gpu(index).xp.asarray(r)
             )
+    return tuple(out)
+
+
+def persist(*natives: Any) -> tuple[LazyArray, ...]:
+    """Handles over the persisted graphs of ``natives``: their chunks
+    computed and kept in memory (by the threads here, or by the workers of
+    the active ``distributed.Client``, where they stay), one run per chunk
+    kind; data-dependent sizes are then computed from the chunks (a second,
+    small run: with a cluster, it waits for the persisted chunks)."""
+    import dask
+
+    from ._sizes import with_sizes
+
+    groups: dict[int | None, list[int]] = {}
+    for i, n in enumerate(natives):
+        groups.setdefault(n.gpu, []).append(i)
+    out: list[Any] = [None] * len(natives)
+    for index, chosen in groups.items():
+        arrays = [natives[i].arr for i in chosen]
+        if index is None:
+            done = dask.persist(*arrays)
+            done = with_sizes(*done)
+        else:
+            g = _chunks_gpu(index)
+            kwargs: dict[str, Any] = {}
+            if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
+                kwargs["scheduler"] = _gpu_scheduler(index)
+            with g.device():
+                done = dask.persist(*arrays, **kwargs)
+            from ._chunks import activate
+
+            with activate(g):
+                done = with_sizes(*done)
+        for i, arr in zip(chosen, done, strict=True):
+            out[i] = LazyArray(arr, index)
     return tuple(out)
 
 
@@ -374,7 +410,8 @@ class DaskBackend:
         import numpy as np
 
         if native.__class__ is LazyArray:
-            native = compute(native)[0]
+            known = native.known()
+            native = known if known is not None else compute(native)[0]
         if native.__class__ is np.ndarray:
             return native  # NumPy chunks' values (or materialised already)
         return _cuda().to_host(native, stream=stream)  # a CuPy array: copied
@@ -503,8 +540,77 @@ class DaskBackend:
         """The array of a handle's values (runs the graph once): NumPy, or
         CuPy on the handle's GPU."""
         if native.__class__ is LazyArray:
-            return compute(native)[0]
+            known = native.known()  # computed already: no run
+            return known if known is not None else compute(native)[0]
         return native
+
+    # --- dask collections ---------------------------------------------------
+    def dask_collection(self, native: Any) -> Any:
+        """The dask array of a handle (what makes ``Array`` a dask
+        collection), None for anything else."""
+        return native.arr if native.__class__ is LazyArray else None
+
+    def dask_scheduler(self, index: int) -> Any:
+        """The scheduler dask uses for arrays of device ``index`` when no
+        other is set: the threaded one; for CuPy chunks, threads that have
+        their GPU current (one function per GPU, so that arrays of one GPU
+        compute together)."""
+        import dask.threaded
+
+        if not index:
+            return dask.threaded.get
+        return _gpu_scheduler(index - 1)
+
+    def from_values(self, value: Any, index: int, chunks: Any) -> LazyArray:
+        """A handle over computed values (``dask.compute``'s result), in the
+        chunks they were computed in where those are known."""
+        import numpy as np
+
+        gpu = index - 1 if index else None
+        value = np.asarray(value) if gpu is None else _chunks_gpu(gpu).xp.asarray(value)
+        like = LazyArray(_Chunked(chunks), gpu)
+        return rewrap(value, like)
+
+    def from_collection(self, arr: Any, index: int) -> LazyArray:
+        """A handle over a dask array (``dask.persist``'s result)."""
+        return LazyArray(arr, index - 1 if index else None)
+
+    def known_values(self, native: Any) -> Any:
+        """The values of a handle if they are in memory here (computed, or
+        persisted with the local schedulers), for ``repr``; a word for values
+        persisted on a cluster or too many to assemble for printing; None
+        while they are not computed.  Never runs the graph's work: persisted
+        chunks are only put together (with dask's synchronous scheduler)."""
+        value = native.known()
+        if value is not None:
+            return value
+        arr = native.arr
+        state = _materialized(arr)
+        if state is None:
+            return None
+        if state == "remote":
+            return "<persisted>"
+        if math.prod(arr.shape) > _PRINT_ASSEMBLE or any(s != s for s in arr.shape):
+            return "<in memory>"
+        import dask
+
+        (value,) = dask.compute(arr, scheduler="sync")
+        return value
+
+    def describe_chunks(self, native: Any) -> str:
+        """The chunks of a handle, for ``repr``: ``chunks=((2, 2, 1),)``, or
+        for many chunks along an axis their number and largest size."""
+        dims = []
+        for dim in native.chunks:
+            if len(dim) <= 6:
+                inner = ", ".join("None" if c is None else str(c) for c in dim)
+                dims.append(f"({inner},)" if len(dim) == 1 else f"({inner})")
+            else:
+                sizes = [c for c in dim if c is not None]
+                big = max(sizes) if sizes else None
+                dims.append(f"{len(dim)} x {big if big is not None else 'None'}")
+        body = ", ".join(dims)
+        return f"chunks=({body},)" if len(dims) == 1 else f"chunks=({body})"
 
     def capabilities(self) -> dict[str, Any]:
         return {
@@ -512,6 +618,65 @@ class DaskBackend:
             "data-dependent shapes": True,
             "max dimensions": self.max_dimensions,
         }
+
+
+# repr assembles persisted chunks of at most this many elements
+_PRINT_ASSEMBLE = 1 << 20
+
+
+class _Chunked:
+    """Stands for a dask array of given chunks (``rewrap`` reads ``chunks``)."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, chunks: Any) -> None:
+        self.chunks = chunks
+
+
+def _materialized(arr: Any) -> str | None:
+    """``"local"`` when every task of the graph of dask array ``arr`` is a
+    chunk in memory here (persisted, or data handed to the device),
+    ``"remote"`` when they are a cluster's futures, None when some task
+    computes.  Layers that compute are seen without materialising them."""
+    from dask.highlevelgraph import MaterializedLayer
+
+    graph = arr.__dask_graph__()
+    remote = False
+    for layer in graph.layers.values():
+        if not isinstance(layer, MaterializedLayer):
+            return None
+        for v in layer.mapping.values():
+            if hasattr(v, "shape") and hasattr(v, "dtype"):
+                continue  # a NumPy or CuPy chunk
+            if type(v).__name__ == "Future":
+                remote = True
+                continue
+            return None
+    return "remote" if remote else "local"
+
+
+_gpu_schedulers: dict[int, Any] = {}
+
+
+def _gpu_scheduler(gpu: int) -> Any:
+    """dask's threaded scheduler on threads that have GPU ``gpu`` current,
+    with that GPU current in the calling thread too (one per GPU)."""
+    func = _gpu_schedulers.get(gpu)
+    if func is None:
+        from dask import local
+        from dask.system import CPU_COUNT
+
+        g = _chunks_gpu(gpu)
+
+        def get(dsk: Any, keys: Any, **kwargs: Any) -> Any:
+            pool = g.executor()
+            kwargs.setdefault("num_workers", CPU_COUNT)
+            with g.device():
+                return local.get_async(pool.submit, dsk=dsk, result=keys, **kwargs)
+
+        get.__name__ = f"get_cuda{gpu}"
+        func = _gpu_schedulers.setdefault(gpu, get)
+    return func
 
 
 def _on_device(value: Any, gpu: int) -> LazyArray:
@@ -532,12 +697,17 @@ def rewrap(value: Any, like: LazyArray) -> LazyArray:
 
     chunks = like.arr.chunks
     known = all(c == c for dim in chunks for c in dim)
+    if known and tuple(sum(d) for d in chunks) != tuple(value.shape):
+        known = False  # (chunks of another shape: dask's finalize of a scalar)
     if like.gpu is None:
-        return from_numpy(value, chunks=chunks if known else "auto")
-    g = _chunks.gpu(like.gpu)
-    with g.device():
-        arr = _chunks.from_device(value, chunks if known else "auto")
-    return LazyArray(_chunks.fix_meta(arr, g), like.gpu)
+        res = from_numpy(value, chunks=chunks if known else "auto")
+    else:
+        g = _chunks.gpu(like.gpu)
+        with g.device():
+            arr = _chunks.from_device(value, chunks if known else "auto")
+        res = LazyArray(_chunks.fix_meta(arr, g), like.gpu)
+    res.value, res.value_of = value, res.arr  # repr shows them
+    return res
 
 
 backend = DaskBackend()

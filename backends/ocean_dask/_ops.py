@@ -96,6 +96,8 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
         if out is not None:
             out.check_writeable()
         res = func(*[unwrap(a) for a in args], **kwargs)
+        if _sizes.KNOWN.get():  # ocean_ext.known_sizes(): sizes now
+            res = _sizes.settle(res)
         if out is not None:
             if _shape_of(res) != out.shape:
                 # Note: as NumPy's out=: an in-place operator cannot broadcast

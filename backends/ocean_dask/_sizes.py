@@ -23,7 +23,6 @@ result with data-dependent sizes has them computed when it is made
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 import math
 from collections.abc import Sequence
@@ -33,6 +32,8 @@ import dask.array as da
 import numpy as np
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
+
+from ._native import KNOWN
 
 __all__ = [
     "KNOWN",
@@ -45,12 +46,6 @@ __all__ = [
     "unknown_axis",
     "whole",
 ]
-
-# Set by ocean_ext.known_sizes(): data-dependent sizes are computed when a
-# result is made (see settle).
-KNOWN: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "ocean_dask_known_sizes", default=False
-)
 
 
 def unknown(x: Any) -> bool:
@@ -244,35 +239,32 @@ def _chunk_shape(block: Any) -> np.ndarray:
 
 
 def _shapes(blocks: list[Any]) -> np.ndarray:
-    return np.stack(blocks) if blocks else np.zeros((0, 0), dtype=np.int64)
+    return np.stack(blocks)
 
 
 def chunk_sizes(*arrays: Any) -> list[tuple[tuple[int, ...], ...]]:
     """The chunk sizes of dask ``arrays``, computed in one scheduler run that
     keeps the sizes only: a small task per chunk gives its shape (the chunk
     itself is dropped at once), and one task per array stacks them."""
-    import dask
+    from ._backend import run_delayed
 
-    tasks = []
-    dsk: dict[Any, Any] = {}
-    deps = []
+    wanted = []
     for x in arrays:
         name = f"ocean-chunk-shapes-{tokenize(x.name)}"
+        dsk: dict[Any, Any] = {}
         keys = []
         for idx in itertools.product(*map(range, x.numblocks)):
             key = (f"{name}-block", *idx)
             dsk[key] = (_chunk_shape, (x.name, *idx))
             keys.append(key)
-        dsk[(name,)] = (_shapes, keys)
-        tasks.append((name,))
-        deps.append(x)
-    graph = HighLevelGraph.from_collections("ocean-chunk-shapes", dsk, deps)
-    from dask.delayed import Delayed
-
-    wanted = [Delayed(t, graph) for t in tasks]
-    from ._backend import run_delayed
-
-    results = run_delayed(wanted, arrays)
+        dsk[(name, 0, 0)] = (_shapes, keys)
+        graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+        n = math.prod(x.numblocks)
+        wanted.append(
+            da.Array(graph, name, ((n,), (x.ndim,)), dtype=np.int64,
+                     meta=np.empty((0, 0), dtype=np.int64))
+        )  # fmt: skip
+    results = run_delayed(wanted)
     out = []
     for x, host in zip(arrays, results, strict=True):
         host = np.asarray(host).reshape(*x.numblocks, x.ndim)
@@ -285,7 +277,6 @@ def chunk_sizes(*arrays: Any) -> list[tuple[tuple[int, ...], ...]]:
                 along.append(int(host[(*line, axis)]))
             sizes.append(tuple(along))
         out.append(tuple(sizes))
-    del dask
     return out
 
 

@@ -1202,3 +1202,117 @@ def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
         with pytest.raises(type(theirs.value)):
             values(y)
         runs["n"] = 0
+
+
+# --- dask collections ------------------------------------------------------------
+def test_arrays_are_dask_collections(runs):
+    x = xp.arange(10, device="dask")
+    y = x[x % 3 == 0]
+    assert dask.is_dask_collection(y)
+    assert not dask.is_dask_collection(xp.ones(3, device=CPU))
+    assert dask.base.tokenize(y) == dask.base.tokenize(y)
+    assert dask.base.tokenize(y) != dask.base.tokenize(x)
+    c, s, d = dask.compute(y, xp.sum(x), da.ones(2))
+    assert runs["n"] == 1  # one run for ours and dask's own together
+    assert type(c) is xp.Array
+    assert c.device == DASK
+    assert c.shape == (4,)
+    np.testing.assert_array_equal(values(c), [0, 3, 6, 9])
+    assert int(s) == 45
+    np.testing.assert_array_equal(d, [1.0, 1.0])
+    (p,) = dask.persist(x * 2)
+    assert runs["n"] == 2  # persist (int(s) of computed values runs nothing)
+    np.testing.assert_array_equal(values(p), np.arange(10) * 2)
+
+
+def test_progress_bar_and_callbacks_see_the_graph():
+    from dask.diagnostics import ProgressBar
+
+    x = xp.astype(xp.arange(100, device="dask"), xp.float64)
+    seen = []
+
+    class Count(dask.callbacks.Callback):
+        def _start(self, dsk):
+            seen.append(len(dsk))
+
+    with ProgressBar(out=__import__("io").StringIO()), Count():
+        # (threads: the module's cluster may be the default scheduler now)
+        (m,) = dask.compute(xp.mean(x), scheduler="threads")
+        assert float(m) == 49.5
+    assert seen
+    assert seen[0] > 0
+
+
+def test_persist_keeps_chunks_and_computes_sizes(runs):
+    x = chunked(np.arange(20), 6)
+    y = x[x % 4 != 1]
+    (p,) = ocean_ext.persist(y)
+    assert runs["n"] == 2  # the chunks, then their sizes
+    assert p.shape == (15,)
+    assert p.device == DASK
+    assert ocean_ext.to_dask(p).chunks == ((4, 5, 4, 2),)
+    np.testing.assert_array_equal(
+        values(xp.sort(p)), np.sort(np.arange(20)[np.arange(20) % 4 != 1])
+    )
+    z = xp.ones(3, device=CPU)
+    assert ocean_ext.persist(z)[0] is z
+    with pytest.raises(TypeError, match=r"persist\(\): `arrays\[0\]`"):
+        ocean_ext.persist([1])
+
+
+def test_repr_shows_chunks_always_and_values_once_computed(runs):
+    x = chunked(np.arange(5), 2)
+    text = repr(x * 2)
+    assert text.startswith("Array(<lazy>")
+    assert "chunks=((2, 2, 1),)" in text
+    assert "chunks=((None, None, None),)" in repr(x[x > 1])
+    (c,) = ocean_ext.compute(x * 2)
+    assert (
+        repr(c)
+        == "Array([0, 2, 4, 6, 8], dtype=int64, device=dask, chunks=((2, 2, 1),))"
+    )
+    (p,) = ocean_ext.persist(x[x > 1])
+    assert repr(p) == "Array([2, 3, 4], dtype=int64, device=dask, chunks=((0, 2, 1),))"
+    n = runs["n"]
+    repr(x * 3)
+    assert runs["n"] == n  # printing runs nothing
+    c[0] = 7  # a new graph: the values shown are gone
+    assert repr(c).startswith("Array(<lazy>")
+    many = ocean_ext.rechunk(xp.zeros(100, device="dask"), 10)
+    assert "chunks=(10 x 10,)" in repr(many)
+
+
+def test_known_sizes_computes_data_dependent_sizes_when_made(runs):
+    x = chunked(np.arange(10), 3)
+    assert x[x > 6].shape == (None,)
+    assert runs["n"] == 0
+    with ocean_ext.known_sizes():
+        y = x[x > 6]
+        u = xp.unique_values(x % 4)
+        nz = xp.nonzero(x > 7)[0]
+        kept = y + 1  # sizes known: nothing more to compute
+    assert runs["n"] == 3
+    assert (y.shape, u.shape, nz.shape, kept.shape) == ((3,), (4,), (2,), (3,))
+    np.testing.assert_array_equal(values(kept), [8, 9, 10])
+    assert x[x > 6].shape == (None,)  # outside the block: lazy again
+
+
+def test_asarray_of_a_dask_array_points_to_from_dask():
+    with pytest.raises(TypeError, match=r"ocean_ext\.from_dask"):
+        xp.asarray(da.ones(3))
+
+
+def test_client_compute_and_persist_take_arrays(client):
+    x = ocean_ext.rechunk(xp.arange(40, device="dask"), 7)
+    y = x[x % 3 == 0]
+    fut = client.compute(xp.sum(y))
+    assert int(fut.result()) == sum(range(0, 40, 3))
+    (p,) = client.persist([y * 2])
+    assert type(p) is xp.Array
+    assert p.device == DASK
+    np.testing.assert_array_equal(values(p), np.arange(0, 40, 3) * 2)
+    (q,) = ocean_ext.persist(y)  # on the workers; sizes known
+    assert q.shape == (14,)
+    assert "<persisted>" in repr(q)
+    (r,) = dask.compute(q + 1)
+    np.testing.assert_array_equal(values(r), np.arange(0, 40, 3) + 1)
