@@ -535,7 +535,7 @@ def _broadcastable(r: Any, ndim: int, axis: int) -> Any:
     """1-D ``r`` reshaped to broadcast along ``axis`` of an ``ndim``-d array."""
     shape = [1] * ndim
     shape[axis] = -1
-    return r.reshape(tuple(shape))
+    return _rs(r, tuple(shape))
 
 
 def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
