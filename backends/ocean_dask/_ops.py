@@ -1294,6 +1294,8 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     flat = _rs(mask, (-1,)) if mask.ndim != 1 else mask
     counts = flat.astype(np.int64)
     total = counts.sum()
+    if n_rows == 0:  # nothing to write: the mask must select nothing
+        return _check_count(arr, total, 0)
     order = _rs(da.cumsum(counts) - 1, mask.shape)
     # (clipped: a gather out of range never runs; the count check raises)
     order = da.where(mask, da.minimum(order, n_rows - 1), 0)

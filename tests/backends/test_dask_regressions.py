@@ -97,6 +97,15 @@ def test_masked_assignment_checks_the_number_of_values():
         z = on(np.arange(6), chunks)
         z[z > 3] = xp.asarray([10, 20], device=DASK)
         assert values(z).tolist() == [0, 1, 2, 3, 10, 20]
+        w = on(np.arange(6), chunks)
+        w[w > 9] = xp.asarray(np.zeros(0, dtype=np.int64), device=DASK)
+        assert values(w).tolist() == list(range(6))  # no rows for no place
+    with ocean_ext.known_sizes():  # (as scipy.stats.pearsonr does it)
+        x = xp.asarray(0.5, device=DASK)
+        m = xp.asarray(False, device=DASK)
+        out = xp.asarray(0.25, device=DASK)
+        out[m] = x[m]
+    assert float(out) == 0.25
 
 
 @pytest.mark.parametrize("chunks", [1, 2, 3])
