@@ -95,7 +95,13 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(*args: Any, out: LazyArray | None = None, **kwargs: Any) -> Any:
         if out is not None:
             out.check_writeable()
-        res = func(*[unwrap(a) for a in args], **kwargs)
+        native = [unwrap(a) for a in args]
+        try:
+            res = func(*native, **kwargs)
+        except (ValueError, TypeError, IndexError) as exc:
+            if _internal_unknown(exc, native):
+                raise _refused(name) from None
+            raise
         if _sizes.KNOWN.get():  # ocean_ext.known_sizes(): sizes now
             res = _sizes.settle(res)
         if out is not None:
@@ -116,6 +122,45 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+# What dask (or arithmetic on its nan sizes) raises when an algorithm needs
+# chunk sizes that are data-dependent
+_UNKNOWN_ERRORS = (
+    "chunk sizes are unknown",
+    "unknown chunk",
+    "chunksizes",
+    "cannot convert float nan to integer",
+    "chunks must be unchanging",
+    "nonetype",
+)
+
+
+def _internal_unknown(exc: BaseException, args: Sequence[Any]) -> bool:
+    """Whether ``exc`` is dask's (or Python's) failure on data-dependent
+    sizes among ``args``: never an error about the caller's input."""
+
+    def unknown_in(a: Any) -> bool:
+        if isinstance(a, _Array):
+            return _sizes.unknown(a)
+        if isinstance(a, (tuple, list)):
+            return any(unknown_in(b) for b in a)
+        return False
+
+    text = str(exc).lower()
+    return any(unknown_in(a) for a in args) and any(p in text for p in _UNKNOWN_ERRORS)
+
+
+def _refused(name: str) -> NotImplementedError:
+    """The error of a table entry that cannot run lazily on data-dependent
+    sizes (a safety net: the entries handle them, and the tests look for the
+    cases that reach here)."""
+    return NotImplementedError(
+        f"{name}(): not available on the dask device for arrays of "
+        f"data-dependent size (None in shape); compute or persist them first "
+        f"(ocean_ext.compute, ocean_ext.persist), or make the sizes known "
+        f"where they are made (with ocean_ext.known_sizes():)"
+    )
 
 
 def _shape_of(arr: Any) -> tuple[int | None, ...]:
@@ -805,8 +850,10 @@ def _index_unknown(
     """Apply the items of ``keys`` (spelled out, no ``...``) that index an
     axis of data-dependent length, with offsets computed in the graph
     (``_sizes``): slices (each chunk takes its part), integers (a slice of one
-    element, checked when the graph runs) and one 1-d index array (the axis
-    gathered).  Returns ``x`` so indexed and the rest of the key, for dask.
+    element, checked when the graph runs) and a lone 1-d index array (the
+    axis gathered).  Returns ``x`` so indexed and the rest of the key, for
+    dask; several or n-d index arrays (and integers with them) are left to
+    ``_advanced``, which makes the indexed axes whole.
     """
     axes: list[int] = []  # the axis of x each key item indexes (-1: None)
     axis = 0
@@ -827,13 +874,12 @@ def _index_unknown(
     if any(i in arrays for i in todo) and (
         len(arrays) > 1 or keys[arrays[0]].ndim != 1
     ):
-        msg = (
-            f"{where}: on the dask device, an axis of data-dependent length "
-            f"(None) takes one 1-d index array at most, not several or n-d "
-            f"ones; compute the array first (ocean_ext.compute or "
-            f"ocean_ext.persist), or index it in steps"
-        )
-        raise NotImplementedError(msg)
+        # several (or n-d) index arrays: _advanced, with the indexed axes
+        # whole; slices and integers of other unknown axes first
+        todo = [i for i in todo if i not in arrays]
+        arrays_key = True
+    else:
+        arrays_key = False
     out = list(keys)
     for i in todo:  # slices and index arrays keep the axis
         k = keys[i]
@@ -843,6 +889,8 @@ def _index_unknown(
         elif isinstance(k, _Array):
             x = _take_unknown(x, k, axes[i])
             out[i] = slice(None)
+    if arrays_key:  # integers index with the arrays (NumPy's 0-d arrays)
+        return x, tuple(out)
     for i in sorted(todo, reverse=True):  # integers drop it: the last first
         k = keys[i]
         if not isinstance(k, (slice, _Array)):
@@ -1051,6 +1099,10 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     basic = tuple(k if isinstance(k, slice) else slice(None) for k in keys)
     x = x[basic]
     adv = [i for i, k in enumerate(keys) if not isinstance(k, slice)]
+    if _sizes.unknown(x) or any(
+        isinstance(keys[i], _Array) and _sizes.unknown(keys[i]) for i in adv
+    ):
+        return _advanced_whole(x, keys, adv)
     idx = []
     for i in adv:
         n = x.shape[i]
@@ -1083,6 +1135,83 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
         nb = len(bshape)
         res = da.moveaxis(res, list(range(nb)), list(range(adv[0], adv[0] + nb)))
     return res
+
+
+def _advanced_whole(x: Any, keys: tuple[Any, ...], adv: list[int]) -> Any:
+    """``_advanced`` where an indexed axis, or an index array, has a
+    data-dependent size: the indexed axes whole in each chunk and the index
+    arrays whole in each task, NumPy's own indexing on each chunk (bounds
+    checked when the graph runs).  The other axes keep their chunks."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    xw = _sizes.whole(x, adv)
+    ks = []
+    deps = [xw]
+    for i in adv:
+        k = keys[i]
+        if isinstance(k, _Array):
+            k = _sizes.whole(k, range(k.ndim))
+            deps.append(k)
+            ks.append((k.name, *(0,) * k.ndim))
+        else:
+            ks.append(int(k))
+    shapes = [keys[i].shape if isinstance(keys[i], _Array) else () for i in adv]
+    nb = max(len(sh) for sh in shapes)
+    bshape = []
+    for d in range(nb):
+        dims = [sh[len(sh) - nb + d] for sh in shapes if len(sh) - nb + d >= 0]
+        if any(_unknown(v) for v in dims):
+            bshape.append(math.nan)
+        else:
+            big = [int(v) for v in dims if v != 1]
+            if len(set(big)) > 1:
+                msg = (
+                    f"shape mismatch: indexing arrays could not be broadcast "
+                    f"together with shapes {' '.join(str(tuple(sh)) for sh in shapes)}"
+                )
+                raise IndexError(msg)
+            bshape.append(big[0] if big else 1)
+    rest = [d for d in range(x.ndim) if d not in adv]
+    adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
+    lead = [d for d in rest if d < adv[0]] if adjacent else []
+    tail = [d for d in rest if d not in lead]
+    name = f"ocean-take-{tokenize(xw.name, *[str(k) for k in ks])}"
+    dsk: dict[Any, Any] = {}
+    ranges = [range(xw.numblocks[d]) for d in rest]
+    for combo in itertools.product(*ranges):
+        where = dict(zip(rest, combo, strict=True))
+        src = tuple(where.get(d, 0) for d in range(x.ndim))
+        out = (*[where[d] for d in lead], *(0,) * nb, *[where[d] for d in tail])
+        dsk[(name, *out)] = (_take_block, (xw.name, *src), tuple(adv), ks)
+    chunks = (
+        *[xw.chunks[d] for d in lead],
+        *[(b,) for b in bshape],
+        *[xw.chunks[d] for d in tail],
+    )
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=deps)
+    return da.Array(graph, name, chunks, meta=_sizes._meta(x, len(chunks)))
+
+
+def _take_block(b: Any, adv: tuple[int, ...], ks: list[Any]) -> Any:
+    """NumPy's indexing of a chunk that holds the indexed axes whole."""
+    key: list[Any] = [slice(None)] * b.ndim
+    xpm = _chunks.module_of(b)
+    for i, k in zip(adv, ks, strict=True):
+        n = b.shape[i]
+        if isinstance(k, int):
+            if not -n <= k < n:
+                msg = f"index {k} is out of bounds for axis {i} with size {n}"
+                raise IndexError(msg)
+            k = xpm.asarray(k)
+        else:
+            bad = (k >= n) if k.dtype.kind == "u" else (k < -n) | (k >= n)
+            if bad.any():
+                v = int(k[bad].reshape(-1)[0])
+                msg = f"index {v} is out of bounds for axis {i} with size {n}"
+                raise IndexError(msg)
+        key[i] = k
+    return b[tuple(key)]
 
 
 def _setitem(x: LazyArray, key: Any, value: Any) -> None:

@@ -24,8 +24,8 @@ step's results and compares them with the CPU's:
   graph);
 - ``NotImplementedError`` on the dask device where the CPU gives a result
   is a *refusal*; only those of :data:`REFUSALS` are accepted (each needs
-  the values to know how many arrays to return, or an index into an axis of
-  data-dependent length with several index arrays).
+  the values to know how many arrays to return, or where the elements of an
+  array value go in an axis of data-dependent length).
 
 Every other outcome is a *difference*, reported with the program's seed and
 the step (:class:`Difference`).
@@ -50,12 +50,11 @@ DASK = next(d for d in xp.__array_namespace_info__().devices() if d.kind == "das
 RTOL = 1e-9  # float64 and complex128, relative to the result's magnitude
 RTOL32 = 2e-4  # float32 and complex64
 
-# dask's refusals that are by design (the values decide how many arrays a
-# function returns, or several index arrays meet an axis of unknown length)
+# the dask device's refusals by design: the values decide how many arrays a
+# function returns, or where the elements of an array value go
 REFUSALS = {
     "unstack": "the number of arrays is data-dependent",
-    "getitem_arrays": "several index arrays on an axis of data-dependent length",
-    "setitem": "assignment into an axis of data-dependent length",
+    "setitem": "an array value assigned into a slice of data-dependent length",
 }
 
 CHUNKINGS = ("one", "unit", "uneven")

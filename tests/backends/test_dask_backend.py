@@ -911,10 +911,12 @@ def test_what_dask_cannot_do_lazily_names_the_function():
         xp.unstack(y)
     with pytest.raises(NotImplementedError, match=r"zeros_like\(\): .*data-dependent"):
         xp.zeros_like(y, device=CPU)
-    with pytest.raises(NotImplementedError, match=r"__getitem__\(\): .*one 1-d"):
-        xp.reshape(y, (-1, 1))[
-            xp.asarray([0], device=DASK), xp.asarray([0], device=DASK)
-        ]
+    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): .*whole axes"):
+        y[1:3] = xp.asarray([1.0, 2.0], device=DASK)
+    # several index arrays on the unknown axis: the axis whole, lazily
+    z = xp.reshape(y, (-1, 1))
+    idx = xp.asarray([0, -1], device=DASK)
+    np.testing.assert_array_equal(values(z[idx, xp.zeros_like(idx)]), [4.0, 11.0])
 
 
 def test_mixed_advanced_indexing_and_scatter_match_numpy():

@@ -465,3 +465,25 @@ def test_every_function_on_masked_and_on_empty_arrays_in_unit_chunks(name, fn, c
         if name == "qr":
             g, w = np.abs(g), np.abs(w)  # (the same kernel: signs agree anyway)
         same(g, w)
+
+
+def test_an_internal_error_on_data_dependent_sizes_becomes_not_implemented(
+    monkeypatch,
+):
+    # The safety net of the table: should an entry still hit dask's own
+    # "chunk sizes are unknown", the user gets NotImplementedError naming
+    # the function, the device and what to do, not dask's message.
+    from ocean_dask import _ops
+
+    def failing(x, axis):
+        msg = "Arrays chunk sizes are unknown: (nan,)"
+        raise ValueError(msg)
+
+    real = _ops.build_ops()
+    monkeypatch.setitem(real, "flip", _ops._lift(failing, "flip"))
+    monkeypatch.setattr(DASK._backend, "_real", real)
+    x = on(np.arange(6), 2)
+    with pytest.raises(NotImplementedError, match=r"flip\(\): .*dask device.*persist"):
+        xp.flip(x[x > 2])
+    with pytest.raises(ValueError, match="unknown"):  # known sizes: as raised
+        xp.flip(x)
