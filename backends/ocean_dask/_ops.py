@@ -1718,7 +1718,8 @@ def _arg_unknown(x: Any, axis: int, keepdims: bool, name: str) -> Any:
 
 def _arg_local(kernel: Any, b: Any, axis: int, starts: Any, i: int) -> Any:
     if b.shape[axis] == 0:
-        return _NoPart(tuple(1 if d == axis else n for d, n in enumerate(b.shape)))
+        shape = tuple(1 if d == axis else n for d, n in enumerate(b.shape))
+        return _NoPart(shape, _chunks.module_of(b))
     xpm = _chunks.module_of(b)
     li = kernel(b, axis, True)
     return (xpm.take_along_axis(b, li, axis=axis), li + int(starts[i]))
@@ -1743,7 +1744,7 @@ def _arg_final(acc: Any, axis: int, keepdims: bool, name: str) -> Any:
         if math.prod(acc.shape):  # results to give, and nothing to reduce
             msg = f"attempt to get {name} of an empty sequence"
             raise ValueError(msg)
-        empty = np.zeros(acc.shape, dtype=np.int64)
+        empty = acc.xp.zeros(acc.shape, dtype=np.int64)
         return empty if keepdims else empty.squeeze(axis=axis)
     idx = acc[1].astype(np.int64, copy=False)
     return idx if keepdims else idx.squeeze(axis=axis)
@@ -1986,17 +1987,19 @@ class _NoPart:
     """The running max/min while every chunk was empty: the shape (keepdims)
     its result has."""
 
-    __slots__ = ("shape",)
+    __slots__ = ("shape", "xp")
 
-    def __init__(self, shape: tuple[int, ...]) -> None:
+    def __init__(self, shape: tuple[int, ...], xp: Any = np) -> None:
         self.shape = shape
+        self.xp = xp  # the chunks' module (NumPy or CuPy)
 
 
 def _extreme_step(kernel: Any, acc: Any, b: Any, axes: tuple[int, ...]) -> Any:
     """The running max/min (keepdims), or _NoPart while every chunk was empty."""
     if any(b.shape[a] == 0 for a in axes):
         if acc is None:
-            return _NoPart(tuple(1 if d in axes else n for d, n in enumerate(b.shape)))
+            shape = tuple(1 if d in axes else n for d, n in enumerate(b.shape))
+            return _NoPart(shape, _chunks.module_of(b))
         return acc
     part = kernel(b, axes, True)
     if acc is None or isinstance(acc, _NoPart):
@@ -2017,7 +2020,7 @@ def _extreme_final(
         if identity is None and math.prod(acc.shape):
             msg = f"zero-size array to reduction operation {name} which has no identity"
             raise ValueError(msg)
-        acc = np.full(acc.shape, 0 if identity is None else identity, dtype=dtype)
+        acc = acc.xp.full(acc.shape, 0 if identity is None else identity, dtype=dtype)
     return acc if keepdims else acc.squeeze(axis=axes)
 
 
@@ -2072,10 +2075,10 @@ def _count(x: Any, axis: Any, keepdims: bool) -> Any:
     def chunk(b: Any, axis: Any = None, keepdims: bool = True, **kw: Any) -> Any:
         shape = tuple(1 if i in axes else n for i, n in enumerate(b.shape))
         n = math.prod(b.shape[a] for a in axes)
-        return np.full(shape, float(n))
+        return _chunks.module_of(b).full(shape, float(n))
 
     def agg(b: Any, axis: Any = None, keepdims: bool = False, **kw: Any) -> Any:
-        return np.sum(b, axis=axis, keepdims=keepdims)
+        return b.sum(axis=axis, keepdims=keepdims)
 
     return da.reduction(
         x,
@@ -2085,7 +2088,7 @@ def _count(x: Any, axis: Any, keepdims: bool) -> Any:
         axis=axes,
         keepdims=keepdims,
         dtype=np.float64,
-        meta=np.empty((0,) * (x.ndim if keepdims else x.ndim - len(axes))),
+        meta=_sizes._meta(x, x.ndim if keepdims else x.ndim - len(axes), np.float64),
     )
 
 
