@@ -222,6 +222,17 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
         elif a._device is not dev:
             device_error(fn, ("arrays[0]", f"arrays[{i}]"), (dev, a._device))
     shape = _broadcast([a._data.shape for a in arrays], fn)
+    like = dev._ops.get("broadcast_like")  # type: ignore[union-attr]
+    if like is not None and None in shape:
+        # a data-dependent size (lazy devices): each array broadcast against
+        # the others chunk by chunk, as an elementwise function pairs them
+        natives = [a._data for a in arrays]
+        return tuple(
+            a
+            if a._data.shape == shape
+            else _wrap(like(a._data, *natives[:i], *natives[i + 1 :]), a._dtype, dev)  # type: ignore[arg-type]
+            for i, a in enumerate(arrays)
+        )
     op = dev._ops["broadcast_to"]  # type: ignore[union-attr]
     return tuple(
         a if a._data.shape == shape else _wrap(op(a._data, shape), a._dtype, dev)  # type: ignore[arg-type]

@@ -47,8 +47,10 @@ ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
 # with which the front end makes a check of values part of the graph instead
 # of computing it (eager tables: the front end tests the flag itself); and
 # ``full_like(x, value)``, a 0-d value in the shape of ``x`` chunk by chunk,
-# for ``*_like`` of arrays of data-dependent size.
-EXTRA = ("raise_if", "full_like")
+# for ``*_like`` of arrays of data-dependent size; ``broadcast_like(x,
+# *others)``, ``x`` broadcast against others chunk by chunk, for
+# ``broadcast_arrays`` of such arrays.
+EXTRA = ("raise_if", "full_like", "broadcast_like")
 
 
 def _dask_installed() -> bool:

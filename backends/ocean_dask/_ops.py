@@ -97,7 +97,11 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             out.check_writeable()
         native = [unwrap(a) for a in args]
         try:
-            res = func(*native, **kwargs)
+            with warnings.catch_warnings():
+                # dask's notes on its own plans (how many chunks an algorithm
+                # makes): the table chooses them, the caller cannot act on it
+                warnings.simplefilter("ignore", da.PerformanceWarning)
+                res = func(*native, **kwargs)
         except (ValueError, TypeError, IndexError) as exc:
             if _internal_unknown(exc, native):
                 raise _refused(name) from None
@@ -472,6 +476,8 @@ def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     """dask's ``broadcast_to``; an axis of data-dependent length is made
     whole and given its target length (NumPy's ValueError when the graph runs
     if the chunk does not broadcast to it)."""
+    if any(s is None or _unknown(s) for s in shape):
+        return _broadcast_to_unknown(x, shape)
     if _sizes.unknown(x):
         lead = len(shape) - x.ndim
         axes = [a for a in range(x.ndim) if _sizes.unknown_axis(x, a)]
@@ -481,6 +487,54 @@ def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
         )
         x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
     return da.broadcast_to(x, shape)
+
+
+def _broadcast_like(x: Any, *others: Any) -> Any:
+    """``x`` broadcast against ``others`` (its values, its dtype), chunk by
+    chunk as an elementwise function pairs them: for ``broadcast_arrays``
+    with data-dependent sizes, where a length of 1 meets one of them."""
+
+    def block(b: Any, *bs: Any) -> Any:
+        xpm = _chunks.module_of(b)
+        want = np.broadcast_shapes(b.shape, *[o.shape for o in bs])
+        return xpm.broadcast_to(b, want)
+
+    return _elemwise(block, x, *others, dtype=x.dtype)
+
+
+def _broadcast_to_unknown(x: Any, shape: tuple[Any, ...]) -> Any:
+    """``broadcast_to`` a shape with data-dependent sizes (None: from
+    ``broadcast_arrays`` with an array of such sizes): those axes keep the
+    chunks of ``x``, which has them too; each chunk is broadcast along the
+    others."""
+    lead = len(shape) - x.ndim
+    x = x[(None,) * lead] if lead else x
+    target: list[Any] = []
+    chunks: list[Any] = []
+    for d, t in enumerate(shape):
+        n = x.shape[d]
+        if t is None or _unknown(t):
+            if not _unknown(n) and n == 1 and x.numblocks[d] == 1:
+                msg = (
+                    "broadcast_to(): a length of 1 cannot be broadcast lazily "
+                    "to a data-dependent length (None) on the dask device; "
+                    "compute the arrays first (ocean_ext.compute)"
+                )
+                raise NotImplementedError(msg)
+            target.append(None)  # the chunk's own length
+            chunks.append(tuple(math.nan for _ in x.chunks[d]))
+        elif not _unknown(n) and n == 1 and t != 1:
+            target.append(int(t))
+            chunks.append((int(t),))
+        else:
+            target.append(None)
+            chunks.append(x.chunks[d])
+
+    def block(b: Any) -> Any:
+        want = tuple(b.shape[i] if t is None else t for i, t in enumerate(target))
+        return _chunks.module_of(b).broadcast_to(b, want)
+
+    return x.map_blocks(block, chunks=tuple(chunks), dtype=x.dtype, meta=x._meta)
 
 
 def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
@@ -1197,19 +1251,15 @@ def _take_block(b: Any, adv: tuple[int, ...], ks: list[Any]) -> Any:
     """NumPy's indexing of a chunk that holds the indexed axes whole."""
     key: list[Any] = [slice(None)] * b.ndim
     xpm = _chunks.module_of(b)
-    for i, k in zip(adv, ks, strict=True):
+    # broadcast first: NumPy checks bounds only of the indices it uses
+    arrays = xpm.broadcast_arrays(*[xpm.asarray(k) for k in ks])
+    for i, k in zip(adv, arrays, strict=True):
         n = b.shape[i]
-        if isinstance(k, int):
-            if not -n <= k < n:
-                msg = f"index {k} is out of bounds for axis {i} with size {n}"
-                raise IndexError(msg)
-            k = xpm.asarray(k)
-        else:
-            bad = (k >= n) if k.dtype.kind == "u" else (k < -n) | (k >= n)
-            if bad.any():
-                v = int(k[bad].reshape(-1)[0])
-                msg = f"index {v} is out of bounds for axis {i} with size {n}"
-                raise IndexError(msg)
+        bad = (k >= n) if k.dtype.kind == "u" else (k < -n) | (k >= n)
+        if bad.any():
+            v = int(k[bad].reshape(-1)[0])
+            msg = f"index {v} is out of bounds for axis {i} with size {n}"
+            raise IndexError(msg)
         key[i] = k
     return b[tuple(key)]
 
@@ -1854,7 +1904,10 @@ def _isin(x1: Any, x2: Any, invert: bool) -> Any:
         x2 = _chunks.asarray(x2)
     if g is not None:
         return _isin_blocks(g.kernel("isin"), x1, x2, invert)
-    return da.isin(x1, x2, invert=invert)
+    with warnings.catch_warnings():
+        # dask's note on its own plan (the blocks it pairs), not on the data
+        warnings.simplefilter("ignore", da.PerformanceWarning)
+        return da.isin(x1, x2, invert=invert)
 
 
 def _isin_blocks(kernel: Callable[..., Any], x1: Any, x2: Any, invert: bool) -> Any:
@@ -2310,7 +2363,7 @@ def _gufunc(
     their chunks, so a stack of matrices is computed in parallel.  Output
     dtypes come from one call on a 2x2 sample."""
     arrays = [a for a in args if isinstance(a, _Array)]
-    if any(0 in a.shape for a in arrays):
+    if any(0 in a.shape for a in arrays) and not any(_sizes.unknown(a) for a in arrays):
         # Nothing to compute, and dask's gufuncs refuse empty core blocks:
         # the CPU entry on empty NumPy input gives the result (and shapes).
         # (identity matrices, so that a factorisation of the non-empty
@@ -2874,6 +2927,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "clip": _clip,
             "raise_if": _raise_if,
             "full_like": _full_like,
+            "broadcast_like": _broadcast_like,
             "where": _where,
             "astype": lambda x, dtype, copy: _sizes.keep(x.astype(dtype), x),
             "copy": lambda x: _sizes.keep(x.copy(), x),

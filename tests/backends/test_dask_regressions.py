@@ -487,3 +487,26 @@ def test_an_internal_error_on_data_dependent_sizes_becomes_not_implemented(
         xp.flip(x[x > 2])
     with pytest.raises(ValueError, match="unknown"):  # known sizes: as raised
         xp.flip(x)
+
+
+def test_what_the_long_differential_run_found():
+    # OCEAN_DASK_DIFF_PROGRAMS=150 OCEAN_DASK_DIFF_STEPS=12 OCEAN_DASK_DIFF_SEED=1000
+    # found these; each is fixed and kept here.
+    a = np.arange(15.0).reshape(5, 3)
+    m = masked(a, (2, 3))
+    # index arrays that broadcast to nothing check no bounds (as NumPy)
+    i6, none = xp.asarray([6], device=DASK), xp.asarray([], dtype=xp.int64, device=DASK)
+    assert values(m[i6, none]).shape == (0,)
+    # linalg of an empty array of data-dependent size
+    e = masked(np.zeros((3, 0)), (1, 1))
+    same(values(xp.linalg.qr(e).R), np.zeros((0, 0)))
+    # broadcast_arrays of a length of 1 with a data-dependent length
+    b1 = on(np.ones((1, 3)), 1)
+    got = xp.broadcast_arrays(m, b1)
+    same(values(got[1]), np.ones((5, 3)))
+    same(values(got[0]), a)
+    # isin in unit chunks: dask's PerformanceWarning stays inside
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = xp.isin(on(np.arange(16).reshape(4, 4), 1), on(np.arange(5), 1))
+    same(values(r), np.isin(np.arange(16).reshape(4, 4), np.arange(5)))
