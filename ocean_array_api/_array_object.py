@@ -404,13 +404,29 @@ class Array(_Base):  # type: ignore[misc]
     # --- misc ---------------------------------------------------------------
     def __repr__(self) -> str:
         backend = self._device._backend
-        if backend.is_lazy(self._data):
+        data = self._data
+        if backend.is_lazy(data):
             # Note: printing never runs a lazy array's graph (that would be a
-            # hidden compute); ocean_ext.compute(x) gives the values.
-            shape = ", ".join("None" if s is None else str(s) for s in self.shape)
-            shape = f"({shape},)" if self.ndim == 1 else f"({shape})"
-            return f"Array(<lazy>, shape={shape}, dtype={self._dtype}, device={self._device})"
-        host = backend.to_host(backend.materialize(self._data))
+            # hidden compute): values are shown once they are in memory
+            # (ocean_ext.compute, ocean_ext.persist, dask.compute), and the
+            # chunks always (as dask's repr does).
+            known = getattr(backend, "known_values", None)
+            host = known(data) if known is not None else None
+            chunks = getattr(backend, "describe_chunks", None)
+            tail = f", {chunks(data)}" if chunks is not None else ""
+            if host is None or isinstance(host, str):
+                shape = ", ".join("None" if s is None else str(s) for s in self.shape)
+                shape = f"({shape},)" if self.ndim == 1 else f"({shape})"
+                what = host or "<lazy>"
+                return (
+                    f"Array({what}, shape={shape}, dtype={self._dtype}, "
+                    f"device={self._device}{tail})"
+                )
+            return self._repr_values(backend.to_host(host), tail)
+        host = backend.to_host(backend.materialize(data))
+        return self._repr_values(host, "")
+
+    def _repr_values(self, host: Any, tail: str) -> str:
         import numpy as np
 
         if not self._dtype._standard:  # ocean_ext dtypes: complex32's values
@@ -419,7 +435,7 @@ class Array(_Base):  # type: ignore[misc]
             host = host_values(self._dtype, host)
         body = np.array2string(host, separator=", ", prefix="Array(")
         where = "" if self._device is _CPU else f", device={self._device}"
-        return f"Array({body}, dtype={self._dtype}{where})"
+        return f"Array({body}, dtype={self._dtype}{where}{tail})"
 
     __str__ = __repr__
 
@@ -429,6 +445,75 @@ class Array(_Base):  # type: ignore[misc]
             return (_unpickle_lazy, (self._data, self._dtype._name, str(self._device)))
         host = backend.to_host(backend.materialize(self._data))
         return (_unpickle, (host, self._dtype._name, str(self._device)))
+
+    # --- dask collections (lazy devices) -------------------------------------
+    # Arrays on a lazy device whose backend holds dask graphs (the ``dask``
+    # device) are dask collections: dask.compute, dask.persist, a
+    # distributed Client's compute/persist and dask's diagnostics take them
+    # as they take dask arrays.  Other arrays answer None to
+    # ``__dask_graph__``, which tells dask they are not collections.
+    def _dask_array(self) -> Any:
+        collection = getattr(self._device._backend, "dask_collection", None)
+        return None if collection is None else collection(self._data)
+
+    def __dask_graph__(self) -> Any:
+        arr = self._dask_array()
+        return None if arr is None else arr.__dask_graph__()
+
+    def __dask_keys__(self) -> Any:
+        return self._dask_array().__dask_keys__()
+
+    def __dask_layers__(self) -> Any:
+        return self._dask_array().__dask_layers__()
+
+    def __dask_tokenize__(self) -> Any:
+        arr = self._dask_array()
+        if arr is not None:
+            return (
+                "ocean_array_api.Array",
+                arr.name,
+                self._dtype._name,
+                str(self._device),
+            )
+        from dask.base import normalize_token
+
+        backend = self._device._backend
+        host = backend.to_host(backend.materialize(self._data))
+        return (
+            "ocean_array_api.Array",
+            normalize_token(host),
+            self._dtype._name,
+            str(self._device),
+        )
+
+    @staticmethod
+    def __dask_optimize__(dsk: Any, keys: Any, **kwargs: Any) -> Any:
+        from dask.array.optimization import optimize
+
+        return optimize(dsk, keys, **kwargs)
+
+    @property
+    def __dask_scheduler__(self) -> Any:
+        scheduler = getattr(self._device._backend, "dask_scheduler", None)
+        if scheduler is None:
+            import dask.threaded
+
+            return dask.threaded.get
+        return scheduler(self._device._index)
+
+    def __dask_postcompute__(self) -> Any:
+        func, args = self._dask_array().__dask_postcompute__()
+        return _dask_finalize, (
+            func,
+            args,
+            self._dtype._name,
+            str(self._device),
+            self._dask_array().chunks,
+        )
+
+    def __dask_postpersist__(self) -> Any:
+        func, args = self._dask_array().__dask_postpersist__()
+        return _dask_rebuild, (func, args, self._dtype._name, str(self._device))
 
     def __copy__(self) -> Array:
         return _wrap(self._device._ops["copy"](self._data), self._dtype, self._device)
@@ -486,6 +571,32 @@ def _unpickle(host: Any, dtype_name: str, device: str) -> Array:
     dev = parse_device(device, "unpickle")
     return _wrap(
         dev._backend.from_host(host, dev._index), _dt._by_name(dtype_name), dev
+    )
+
+
+def _dask_finalize(
+    results: Any, func: Any, args: Any, dtype_name: str, device: str, chunks: Any
+) -> Array:
+    """``dask.compute``'s result for an array on a lazy device: an array on
+    that device holding the values (as ``ocean_ext.compute`` gives)."""
+    dev = parse_device(device, "dask.compute")
+    value = func(results, *args)
+    return _wrap(
+        dev._backend.from_values(value, dev._index, chunks),
+        _dt._by_name(dtype_name),
+        dev,
+    )
+
+
+def _dask_rebuild(
+    dsk: Any, func: Any, args: Any, dtype_name: str, device: str, *, rename: Any = None
+) -> Array:
+    """``dask.persist``'s result for an array on a lazy device: the same
+    array over the persisted graph."""
+    dev = parse_device(device, "dask.persist")
+    arr = func(dsk, *args, rename=rename)
+    return _wrap(
+        dev._backend.from_collection(arr, dev._index), _dt._by_name(dtype_name), dev
     )
 
 

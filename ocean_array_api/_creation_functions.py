@@ -235,6 +235,7 @@ def asarray(
                 else np.asarray(obj)
             )
         except TypeError:
+            _lazy_collection(obj, where)
             type_error(
                 where,
                 "obj",
@@ -494,6 +495,10 @@ def _like(name: str, base: Any) -> Any:
             raise _hints.positional_error(func, (x, *_positional))
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
+        if None in x._data.shape:
+            return _like_unknown(
+                where, x, 1 if name == "ones_like" else 0, dtype, device
+            )
         return base(
             x._data.shape,
             dtype=x._dtype if dtype is None else dtype,
@@ -503,6 +508,40 @@ def _like(name: str, base: Any) -> Any:
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Like {base.__name__}(), with the shape (and by default dtype and device) of ``x``.\n\nSee {_SPEC.format(name)}"
     return func
+
+
+def _lazy_collection(obj: Any, where: str) -> None:
+    """TypeError pointing to ``ocean_ext.from_dask`` for a dask array (which
+    ``asarray`` does not take: it would have to compute it, or wrap its
+    graph, which is ``from_dask``'s explicit job)."""
+    cls = type(obj)
+    if cls.__name__ == "Array" and cls.__module__.startswith("dask."):
+        msg = (
+            f"{where}: `obj` is a dask.array.Array; wrap it lazily with "
+            f"ocean_ext.from_dask(obj) (an array on the 'dask' device, sharing "
+            f"its graph), or compute it first (obj.compute()) for an array in "
+            f"memory"
+        )
+        raise TypeError(msg)
+
+
+def _like_unknown(
+    where: str, x: Array, fill_value: Any, dtype: DType | None, device: Any
+) -> Array:
+    """``*_like`` of an array whose shape has data-dependent sizes (None, on a
+    lazy device): ``fill_value`` put in the shape of ``x``'s chunks by the
+    table's ``full_like`` entry (no size is needed), on ``x``'s device."""
+    dev = x._device if device is None else parse_device(device, where)
+    ops = x._device._ops
+    if dev is not x._device or "full_like" not in ops:
+        msg = (
+            f"{where}: `x` has a data-dependent shape {x.shape} on {x._device}, "
+            f"which another device cannot take without its values; compute it "
+            f"first (ocean_ext.compute) or make the array on {x._device}"
+        )
+        raise NotImplementedError(msg)
+    value = full((), fill_value, dtype=x._dtype if dtype is None else dtype, device=dev)
+    return _wrap(ops["full_like"](x._data, value._data), value._dtype, dev)
 
 
 zeros_like = _like("zeros_like", zeros)
@@ -527,6 +566,8 @@ def full_like(
         raise _hints.positional_error(full_like, (x, fill_value, *_positional))
     if x.__class__ is not Array:
         type_error("full_like()", "x", "an array", x)
+    if None in x._data.shape:
+        return _like_unknown("full_like()", x, fill_value, dtype, device)
     return full(
         x._data.shape,
         fill_value,

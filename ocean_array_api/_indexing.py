@@ -111,7 +111,8 @@ def native_key(x: Array, key: Any, where: str) -> Any:
                     )
                     raise IndexError(msg)
                 for i, (a, b) in enumerate(zip(m, shape, strict=False)):
-                    if a != b and a != 0:
+                    # (None: a data-dependent size, checked when it runs)
+                    if a != b and a != 0 and a is not None and b is not None:
                         msg = (
                             f"{where}: boolean index has size {a} in dimension {i}, "
                             f"the array has {b}"

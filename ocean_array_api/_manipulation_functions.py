@@ -223,6 +223,17 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
         elif a._device is not dev:
             device_error(fn, ("arrays[0]", f"arrays[{i}]"), (dev, a._device))
     shape = _broadcast([a._data.shape for a in arrays], fn)
+    like = dev._ops.get("broadcast_like")  # type: ignore[union-attr]
+    if like is not None and None in shape:
+        # a data-dependent size (lazy devices): each array broadcast against
+        # the others chunk by chunk, as an elementwise function pairs them
+        natives = [a._data for a in arrays]
+        return tuple(
+            a
+            if a._data.shape == shape
+            else _wrap(like(a._data, *natives[:i], *natives[i + 1 :]), a._dtype, dev)  # type: ignore[arg-type]
+            for i, a in enumerate(arrays)
+        )
     op = dev._ops["broadcast_to"]  # type: ignore[union-attr]
     return tuple(
         a if a._data.shape == shape else _wrap(op(a._data, shape), a._dtype, dev)  # type: ignore[arg-type]
@@ -251,7 +262,8 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         raise ValueError(msg)
     for i in range(1, n + 1):
         d = xs[-i]
-        if d != shape[-i] and d != 1:
+        if d != shape[-i] and d != 1 and d is not None:
+            # (None: data-dependent, lazy devices; checked when it runs)
             msg = f"{fn}: cannot broadcast shape {xs} to {shape}"
             raise ValueError(msg)
     dev = x._device
@@ -319,7 +331,9 @@ def _check_concat_shapes(natives: list[Any], axis: int) -> None:
     for i in range(1, len(natives)):
         s = natives[i].shape
         if len(s) != ndim or any(
-            p != q for j, (p, q) in enumerate(zip(s, first, strict=True)) if j != axis
+            p != q and None not in (p, q)
+            for j, (p, q) in enumerate(zip(s, first, strict=True))
+            if j != axis
         ):
             msg = (
                 f"concat(): `arrays[{i}]` has shape {s}, which does not match "
@@ -354,7 +368,12 @@ def stack(
     if not same:
         for i in range(1, len(natives)):
             s = natives[i].shape
-            if s != first:
+            if s != first and (
+                len(s) != len(first)
+                or any(
+                    p != q and None not in (p, q) for p, q in zip(s, first, strict=True)
+                )
+            ):  # (None: a data-dependent size, checked when it runs)
                 msg = f"{fn}: all arrays must have one shape; arrays[0] has {first}, arrays[{i}] has {s}"
                 raise ValueError(msg)
     return _wrap(dev._ops["stack"](natives, axis, dt._native), dt, dev)
@@ -427,7 +446,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
         if axes is None:
             type_error("squeeze()", "axis", "an int or a tuple of ints", axis)
     for a in axes:
-        if shape[a] != 1:
+        if shape[a] != 1 and shape[a] is not None:  # (None: checked when it runs)
             msg = f"squeeze(): cannot squeeze axis {a} of size {shape[a]} (x has shape {shape})"
             raise ValueError(msg)
     dev = x._device
@@ -568,6 +587,8 @@ def _reshape_shape(data: Any, shape: Any) -> tuple[int, ...]:
     else TypeError (not a shape) or ValueError (sizes do not match)."""
     shape, known, infer = _reshape_target(shape)
     size = data.size
+    if size is None:  # data-dependent (lazy devices): checked when it runs
+        return shape
     if (known == 0 or size % known != 0) if infer else known != size:
         msg = (
             f"reshape(): cannot reshape an array of shape {data.shape} "
@@ -618,7 +639,10 @@ def repeat(
         if repeats._device is not dev:
             device_error(fn, ("x", "repeats"), (dev, repeats._device))
         rs = repeats._data.shape
-        if len(rs) != 1 or (rs[0] != 1 and rs[0] != n):
+        if len(rs) != 1 or (
+            rs[0] != 1 and rs[0] != n and rs[0] is not None and n is not None
+        ):
+            # (a data-dependent length, None, is checked when a lazy graph runs)
             msg = f"{fn}: an array `repeats` must have shape (1,) or ({n},), got {rs}"
             raise ValueError(msg)
         r = repeats._data
@@ -627,7 +651,8 @@ def repeat(
         if r < 0:
             msg = f"{fn}: `repeats` must not be negative, got {r}"
             raise ValueError(msg)
-        check_size(data.size * r, fn, f"with `repeats` {r}, the result")
+        if data.size is not None:  # (None: data-dependent, lazy devices)
+            check_size(data.size * r, fn, f"with `repeats` {r}, the result")
     try:
         res = dev._ops["repeat"](data, r, axis)
     except ValueError as exc:
@@ -688,8 +713,9 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
         if r < 0:
             msg = f"{fn}: `repetitions` must not be negative, got {reps}"
             raise ValueError(msg)
-        size *= r
-    check_size(size, fn, f"with `repetitions` {reps}, the result")
+        size = None if size is None else size * r
+    if size is not None:  # (None: data-dependent, lazy devices)
+        check_size(size, fn, f"with `repetitions` {reps}, the result")
     dev = x._device
     return _wrap(dev._ops["tile"](x._data, reps), x._dtype, dev)
 

@@ -74,7 +74,11 @@ def _check_size(value: Any, where: str, argname: str) -> int:
     return n
 
 
-def _default_size(n: int, where: str, what: str) -> int:
+def _default_size(n: int | None, where: str, what: str) -> int | None:
+    # None: the input's length is data-dependent (lazy devices); the backend
+    # takes it from the data (and the transform's own ValueError if short)
+    if n is None:
+        return None
     if n < 1:
         msg = (
             f"{where}: the transform would have length {n} ({what}); pass a "
@@ -125,7 +129,9 @@ def _one_dim(
     m = data.shape[axis]
     if n is None:
         n = _default_size(
-            2 * (m - 1) if half else m, where, f"axis {axis} has size {m}"
+            None if m is None else 2 * (m - 1) if half else m,
+            where,
+            f"axis {axis} has size {m}",
         )
     else:
         n = _check_size(n, where, "n")
@@ -179,7 +185,7 @@ def _n_dim(
     last = len(ax) - 1
     if s is None:
         sizes = [shape[a] for a in ax]
-        if half:
+        if half and sizes[last] is not None:
             sizes[last] = 2 * (sizes[last] - 1)
         out = tuple(
             _default_size(size, where, f"axis {a} has size {shape[a]}")
@@ -197,7 +203,7 @@ def _n_dim(
             if size == -1:
                 m = shape[a]
                 size = _default_size(
-                    2 * (m - 1) if half and i == last else m,
+                    2 * (m - 1) if half and i == last and m is not None else m,
                     where,
                     f"axis {a} has size {m}",
                 )

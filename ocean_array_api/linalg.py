@@ -145,7 +145,8 @@ def _matrix(
             f"matrices), got shape {shape}"
         )
         raise ValueError(msg)
-    if square and shape[-1] != shape[-2]:
+    # (a data-dependent size, None on lazy devices, is checked when it runs)
+    if square and shape[-1] != shape[-2] and None not in shape[-2:]:
         msg = f"{where}: `x` must hold square matrices (..., M, M), got shape {shape}"
         raise ValueError(msg)
     return x._data
@@ -489,7 +490,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     dt, dev = _two_arrays(x1, x2, where, _floating)
     s1 = x1._data.shape
     s2 = x2._data.shape
-    if len(s1) < 2 or s1[-1] != s1[-2]:
+    if len(s1) < 2 or (s1[-1] != s1[-2] and None not in s1[-2:]):
         msg = f"{where}: `x1` must hold square matrices (..., M, M), got shape {s1}"
         raise ValueError(msg)
     m = s1[-1]
@@ -497,11 +498,11 @@ def solve(x1: Array, x2: Array, /) -> Array:
         msg = f"{where}: `x2` must have shape (M,) or (..., M, K), got shape {s2}"
         raise ValueError(msg)
     if len(s2) == 1:
-        if s2[0] != m:
+        if s2[0] != m and None not in (s2[0], m):
             msg = f"{where}: `x2` of shape {s2} does not match `x1` of shape {s1}"
             raise ValueError(msg)
     else:
-        if s2[-2] != m:
+        if s2[-2] != m and None not in (s2[-2], m):
             msg = (
                 f"{where}: `x2` must have shape (..., {m}, K) to match `x1` of shape "
                 f"{s1}, got {s2}"

@@ -9,7 +9,15 @@ bridge to the rest of the dask world, and the one explicit way to run graphs:
   namespace, and back, sharing the graph: no copy and no compute (NumPy
   chunks are on the device ``dask``, CuPy chunks on ``dask:cuda:<i>``);
 - :func:`rechunk`: choose the chunks (lazy);
-- :func:`compute`: run the graphs of several arrays in one scheduler run.
+- :func:`compute`: run the graphs of several arrays in one scheduler run;
+- :func:`persist`: run them and keep the chunks in memory (here, or on the
+  workers of a cluster), as lazy arrays whose sizes are known;
+- :func:`known_sizes`: a block in which data-dependent sizes are computed
+  when they are made, for code that compares sizes in Python.
+
+Arrays on the ``dask`` device are dask collections too: ``dask.compute``,
+``dask.persist`` and a ``distributed.Client``'s ``compute``/``persist`` take
+them (and give arrays on the same device).
 
 None of them imports dask unless given a dask array or an array on the
 ``dask`` device.
@@ -17,13 +25,15 @@ None of them imports dask unless given a dask array or an array on the
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from ocean_array_api import _dtypes as _dt
 from ocean_array_api._array_object import Array, _wrap
 from ocean_array_api._devices import Device
 
-__all__ = ["compute", "from_dask", "rechunk", "to_dask"]
+__all__ = ["compute", "from_dask", "known_sizes", "persist", "rechunk", "to_dask"]
 
 _KIND = "dask"
 
@@ -315,3 +325,101 @@ def compute(*arrays: Array) -> tuple[Array, ...]:
         a = arrays[i]
         out[i] = _wrap(rewrap(value, a._data), a._dtype, a._device)
     return tuple(out)
+
+
+def persist(*arrays: Array) -> tuple[Array, ...]:
+    """Run the graphs of ``arrays`` and keep their chunks in memory.
+
+    The result is still lazy (an array on the same device, chunked as
+    before), but its graph is the computed chunks: later work starts from
+    them instead of running the graph again.  Data-dependent sizes become
+    known (``shape`` has no ``None`` afterwards).  With a
+    ``distributed.Client`` active, the chunks stay on the workers (dask's
+    ``persist``); the call returns once their sizes are known, that is once
+    they are computed.  Arrays on eager devices are returned as they are.
+
+    Parameters
+    ----------
+    *arrays : Array
+        Arrays of ocean_array_api, on any device.
+
+    Returns
+    -------
+    tuple of Array
+        One per argument, in order (``(y,) = ocean_ext.persist(y)``).
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an array of ocean_array_api.
+
+    Examples
+    --------
+    >>> import ocean_array_api as xp
+    >>> import ocean_ext
+    >>> x = xp.arange(10, device="dask")
+    >>> (y,) = ocean_ext.persist(x[x % 3 == 0])
+    >>> y.shape
+    (4,)
+    >>> int(xp.sum(y))
+    18
+    """
+    where = "persist()"
+    for i, a in enumerate(arrays):
+        _check_array(a, where, f"arrays[{i}]")
+    lazy = [i for i, a in enumerate(arrays) if a._device._backend.is_lazy(a._data)]
+    out = list(arrays)
+    if not lazy:
+        return tuple(out)
+    from ocean_dask._backend import persist as _persist
+
+    handles = _persist(*[arrays[i]._data for i in lazy])
+    for i, h in zip(lazy, handles, strict=True):
+        a = arrays[i]
+        if not a._data.flags.writeable:
+            h.flags.writeable = False
+        out[i] = _wrap(h, a._dtype, a._device)
+    return tuple(out)
+
+
+@contextlib.contextmanager
+def known_sizes() -> Iterator[None]:
+    """A block in which data-dependent sizes are computed when they are made.
+
+    On the ``dask`` device, a boolean mask, ``nonzero``, ``unique_*`` or
+    ``repeat`` with an array of counts give arrays whose sizes depend on the
+    data: ``None`` in ``shape``.  Code that compares such sizes in Python
+    (scikit-learn's ``unique_values(y).shape[0] > 2``) cannot run on them.
+    Inside this block each such result has its sizes computed at once, so
+    ``shape`` holds ints.  Outside it nothing changes (thread- and
+    async-safe: a context variable).
+
+    Cost: one run of the scheduler for each such result, which computes
+    the result's graph and keeps only the chunk sizes (the values are
+    computed again where the result is used), so a graph up to a mask runs
+    twice.  Persist large inputs first (:func:`persist`) to make that
+    second run cheap.  Nothing else is computed, and arrays on other devices
+    are not affected.
+
+    Examples
+    --------
+    >>> import ocean_array_api as xp
+    >>> import ocean_ext
+    >>> x = xp.arange(10, device="dask")
+    >>> x[x > 6].shape
+    (None,)
+    >>> with ocean_ext.known_sizes():
+    ...     y = x[x > 6]
+    >>> y.shape
+    (3,)
+    """
+    try:
+        from ocean_dask._native import KNOWN  # (imports no dask)
+    except ImportError:  # pragma: no cover - no dask backend: nothing is lazy
+        yield
+        return
+    token = KNOWN.set(True)
+    try:
+        yield
+    finally:
+        KNOWN.reset(token)

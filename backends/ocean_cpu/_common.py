@@ -106,7 +106,8 @@ def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
     key = [slice(None)] * x.ndim
     for a in axis:
         key[a] = rev
-    return x[tuple(key)]
+    # (..., first: x[()] of a 0-d array is a scalar, not an array)
+    return x[(Ellipsis, *key)]
 
 
 def unstack(x: Any, axis: int) -> tuple[Any, ...]:

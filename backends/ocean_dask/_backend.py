@@ -18,6 +18,7 @@ that calls ``dask.compute``), so the tests can count scheduler runs.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import threading
 from typing import Any
@@ -41,11 +42,15 @@ CREATION = frozenset(
 # gathers of bound index objects (lazy arrays have no memory layout).
 ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
 
-# Entries the dask table has beyond the CPU table's names: ``raise_if(value,
-# flag, exc)``, the optional entry with which the front end makes a check of
-# values part of the graph instead of computing it (eager tables leave it out
-# and the front end tests the flag itself).
-EXTRA = ("raise_if",)
+# Entries the dask table has beyond the CPU table's names, optional entries of
+# lazy tables (eager tables leave them out): ``raise_if(value, flag, exc)``,
+# with which the front end makes a check of values part of the graph instead
+# of computing it (eager tables: the front end tests the flag itself); and
+# ``full_like(x, value)``, a 0-d value in the shape of ``x`` chunk by chunk,
+# for ``*_like`` of arrays of data-dependent size; ``broadcast_like(x,
+# *others)``, ``x`` broadcast against others chunk by chunk, for
+# ``broadcast_arrays`` of such arrays.
+EXTRA = ("raise_if", "full_like", "broadcast_like")
 
 
 def _dask_installed() -> bool:
@@ -75,35 +80,88 @@ def compute(*natives: Any) -> tuple[Any, ...]:
     the calling thread, and dask's default threaded scheduler then gets a
     pool whose threads have it current too.
     """
-    import dask
     import numpy as np
 
     groups: dict[int | None, list[int]] = {}
     for i, n in enumerate(natives):
         groups.setdefault(n.gpu, []).append(i)
-    if len(groups) == 1 and None in groups:
-        results = dask.compute(*[n.arr for n in natives])
-        # a 0-d dask array computes to a NumPy scalar: native results are arrays
-        return tuple(np.asarray(r) for r in results)
-    from . import _chunks
+    out: list[Any] = [None] * len(natives)
+    for index, chosen in groups.items():
+        results = run([natives[i].arr for i in chosen], index)
+        for i, r in zip(chosen, results, strict=True):
+            # a 0-d dask array computes to a NumPy scalar: native results are
+            # arrays (NumPy, or CuPy on the GPU)
+            out[i] = (
+                np.asarray(r) if index is None else _chunks_gpu(index).xp.asarray(r)
+            )
+    return tuple(out)
 
+
+def persist(*natives: Any) -> tuple[LazyArray, ...]:
+    """Handles over the persisted graphs of ``natives``: their chunks
+    computed and kept in memory (by the threads here, or by the workers of
+    the active ``distributed.Client``, where they stay), one run per chunk
+    kind; data-dependent sizes are then computed from the chunks (a second,
+    small run: with a cluster, it waits for the persisted chunks)."""
+    import dask
+
+    from ._sizes import with_sizes
+
+    groups: dict[int | None, list[int]] = {}
+    for i, n in enumerate(natives):
+        groups.setdefault(n.gpu, []).append(i)
     out: list[Any] = [None] * len(natives)
     for index, chosen in groups.items():
         arrays = [natives[i].arr for i in chosen]
         if index is None:
-            results = dask.compute(*arrays)
-            for i, r in zip(chosen, results, strict=True):
-                out[i] = np.asarray(r)
-            continue
-        g = _chunks.gpu(index)
-        kwargs: dict[str, Any] = {}
-        if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
-            kwargs["scheduler"] = g.executor()
-        with g.device():
-            results = dask.compute(*arrays, **kwargs)
-            for i, r in zip(chosen, results, strict=True):
-                out[i] = g.xp.asarray(r)
+            done = dask.persist(*arrays)
+            done = with_sizes(*done)
+        else:
+            g = _chunks_gpu(index)
+            kwargs: dict[str, Any] = {}
+            if dask.base.get_scheduler(collections=arrays) is dask.threaded.get:
+                kwargs["scheduler"] = _gpu_scheduler(index)
+            with g.device():
+                done = dask.persist(*arrays, **kwargs)
+            from ._chunks import activate
+
+            with activate(g):
+                done = with_sizes(*done)
+        for i, arr in zip(chosen, done, strict=True):
+            out[i] = LazyArray(arr, index)
     return tuple(out)
+
+
+def _chunks_gpu(index: int) -> Any:
+    from . import _chunks
+
+    return _chunks.gpu(index)
+
+
+def run(collections: list[Any], gpu: int | None) -> tuple[Any, ...]:
+    """``dask.compute(*collections)`` for graphs of one chunk kind: NumPy
+    (``gpu`` None) or CuPy chunks on GPU ``gpu``, run with that device
+    current (and, on dask's threaded scheduler, by threads that have it
+    current).  Every graph of this backend runs here."""
+    import dask
+
+    if gpu is None:
+        return dask.compute(*collections)  # type: ignore[no-any-return]
+    g = _chunks_gpu(gpu)
+    kwargs: dict[str, Any] = {}
+    if dask.base.get_scheduler(collections=collections) is dask.threaded.get:
+        kwargs["scheduler"] = g.executor()
+    with g.device():
+        return dask.compute(*collections, **kwargs)  # type: ignore[no-any-return]
+
+
+def run_delayed(collections: list[Any], arrays: Any = ()) -> tuple[Any, ...]:
+    """``run`` for graphs built now, under the current chunk kind (a GPU
+    while a GPU table entry builds)."""
+    from . import _chunks
+
+    g = _chunks.current()
+    return run(list(collections), None if g is None else g.index)
 
 
 def _gpu_of(args: tuple[Any, ...]) -> int | None:
@@ -354,7 +412,8 @@ class DaskBackend:
         import numpy as np
 
         if native.__class__ is LazyArray:
-            native = compute(native)[0]
+            known = native.known()
+            native = known if known is not None else compute(native)[0]
         if native.__class__ is np.ndarray:
             return native  # NumPy chunks' values (or materialised already)
         return _cuda().to_host(native, stream=stream)  # a CuPy array: copied
@@ -483,8 +542,77 @@ class DaskBackend:
         """The array of a handle's values (runs the graph once): NumPy, or
         CuPy on the handle's GPU."""
         if native.__class__ is LazyArray:
-            return compute(native)[0]
+            known = native.known()  # computed already: no run
+            return known if known is not None else compute(native)[0]
         return native
+
+    # --- dask collections ---------------------------------------------------
+    def dask_collection(self, native: Any) -> Any:
+        """The dask array of a handle (what makes ``Array`` a dask
+        collection), None for anything else."""
+        return native.arr if native.__class__ is LazyArray else None
+
+    def dask_scheduler(self, index: int) -> Any:
+        """The scheduler dask uses for arrays of device ``index`` when no
+        other is set: the threaded one; for CuPy chunks, threads that have
+        their GPU current (one function per GPU, so that arrays of one GPU
+        compute together)."""
+        import dask.threaded
+
+        if not index:
+            return dask.threaded.get
+        return _gpu_scheduler(index - 1)
+
+    def from_values(self, value: Any, index: int, chunks: Any) -> LazyArray:
+        """A handle over computed values (``dask.compute``'s result), in the
+        chunks they were computed in where those are known."""
+        import numpy as np
+
+        gpu = index - 1 if index else None
+        value = np.asarray(value) if gpu is None else _chunks_gpu(gpu).xp.asarray(value)
+        like = LazyArray(_Chunked(chunks), gpu)
+        return rewrap(value, like)
+
+    def from_collection(self, arr: Any, index: int) -> LazyArray:
+        """A handle over a dask array (``dask.persist``'s result)."""
+        return LazyArray(arr, index - 1 if index else None)
+
+    def known_values(self, native: Any) -> Any:
+        """The values of a handle if they are in memory here (computed, or
+        persisted with the local schedulers), for ``repr``; a word for values
+        persisted on a cluster or too many to assemble for printing; None
+        while they are not computed.  Never runs the graph's work: persisted
+        chunks are only put together (with dask's synchronous scheduler)."""
+        value = native.known()
+        if value is not None:
+            return value
+        arr = native.arr
+        state = _materialized(arr)
+        if state is None:
+            return None
+        if state == "remote":
+            return "<persisted>"
+        if math.prod(arr.shape) > _PRINT_ASSEMBLE or any(s != s for s in arr.shape):
+            return "<in memory>"
+        import dask
+
+        (value,) = dask.compute(arr, scheduler="sync")
+        return value
+
+    def describe_chunks(self, native: Any) -> str:
+        """The chunks of a handle, for ``repr``: ``chunks=((2, 2, 1),)``, or
+        for many chunks along an axis their number and largest size."""
+        dims = []
+        for dim in native.chunks:
+            if len(dim) <= 6:
+                inner = ", ".join("None" if c is None else str(c) for c in dim)
+                dims.append(f"({inner},)" if len(dim) == 1 else f"({inner})")
+            else:
+                sizes = [c for c in dim if c is not None]
+                big = max(sizes) if sizes else None
+                dims.append(f"{len(dim)} x {big if big is not None else 'None'}")
+        body = ", ".join(dims)
+        return f"chunks=({body},)" if len(dims) == 1 else f"chunks=({body})"
 
     def capabilities(self) -> dict[str, Any]:
         return {
@@ -492,6 +620,65 @@ class DaskBackend:
             "data-dependent shapes": True,
             "max dimensions": self.max_dimensions,
         }
+
+
+# repr assembles persisted chunks of at most this many elements
+_PRINT_ASSEMBLE = 1 << 20
+
+
+class _Chunked:
+    """Stands for a dask array of given chunks (``rewrap`` reads ``chunks``)."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, chunks: Any) -> None:
+        self.chunks = chunks
+
+
+def _materialized(arr: Any) -> str | None:
+    """``"local"`` when every task of the graph of dask array ``arr`` is a
+    chunk in memory here (persisted, or data handed to the device),
+    ``"remote"`` when they are a cluster's futures, None when some task
+    computes.  Layers that compute are seen without materialising them."""
+    from dask.highlevelgraph import MaterializedLayer
+
+    graph = arr.__dask_graph__()
+    remote = False
+    for layer in graph.layers.values():
+        if not isinstance(layer, MaterializedLayer):
+            return None
+        for v in layer.mapping.values():
+            if hasattr(v, "shape") and hasattr(v, "dtype"):
+                continue  # a NumPy or CuPy chunk
+            if type(v).__name__ == "Future":
+                remote = True
+                continue
+            return None
+    return "remote" if remote else "local"
+
+
+_gpu_schedulers: dict[int, Any] = {}
+
+
+def _gpu_scheduler(gpu: int) -> Any:
+    """dask's threaded scheduler on threads that have GPU ``gpu`` current,
+    with that GPU current in the calling thread too (one per GPU)."""
+    func = _gpu_schedulers.get(gpu)
+    if func is None:
+        from dask import local
+        from dask.system import CPU_COUNT
+
+        g = _chunks_gpu(gpu)
+
+        def get(dsk: Any, keys: Any, **kwargs: Any) -> Any:
+            pool = g.executor()
+            kwargs.setdefault("num_workers", CPU_COUNT)
+            with g.device():
+                return local.get_async(pool.submit, dsk=dsk, result=keys, **kwargs)
+
+        get.__name__ = f"get_cuda{gpu}"
+        func = _gpu_schedulers.setdefault(gpu, get)
+    return func
 
 
 def _on_device(value: Any, gpu: int) -> LazyArray:
@@ -512,12 +699,17 @@ def rewrap(value: Any, like: LazyArray) -> LazyArray:
 
     chunks = like.arr.chunks
     known = all(c == c for dim in chunks for c in dim)
+    if known and tuple(sum(d) for d in chunks) != tuple(value.shape):
+        known = False  # (chunks of another shape: dask's finalize of a scalar)
     if like.gpu is None:
-        return from_numpy(value, chunks=chunks if known else "auto")
-    g = _chunks.gpu(like.gpu)
-    with g.device():
-        arr = _chunks.from_device(value, chunks if known else "auto")
-    return LazyArray(_chunks.fix_meta(arr, g), like.gpu)
+        res = from_numpy(value, chunks=chunks if known else "auto")
+    else:
+        g = _chunks.gpu(like.gpu)
+        with g.device():
+            arr = _chunks.from_device(value, chunks if known else "auto")
+        res = LazyArray(_chunks.fix_meta(arr, g), like.gpu)
+    res.value, res.value_of = value, res.arr  # repr shows them
+    return res
 
 
 backend = DaskBackend()

@@ -274,6 +274,9 @@ def _contract(
     operand with one block along a label is broadcast along it."""
     # (warn=False: dask counts the blocks over all labels, the contracted one
     # too, and warns about the product's own size)
+    from . import _sizes
+
+    a, b = _sizes.align_labels(a, a_ind, b, b_ind, out_ind)  # data-dependent sizes
     chunkss, (a, b) = unify_chunks(a, a_ind, b, b_ind, warn=False)
     sum_ind = tuple(sorted({*a_ind, *b_ind} - {*out_ind}))
     numblocks = {i: len(c) for i, c in chunkss.items()}

@@ -19,10 +19,17 @@ registered and enumerated without dask being imported.
 
 from __future__ import annotations
 
+import contextvars
 import math
 from typing import Any
 
-__all__ = ["LazyArray", "unwrap", "wrap"]
+__all__ = ["KNOWN", "LazyArray", "unwrap", "wrap"]
+
+# Set by ocean_ext.known_sizes(): data-dependent sizes are computed when a
+# result is made (``_sizes.settle``).  Here, where nothing imports dask.
+KNOWN: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ocean_dask_known_sizes", default=False
+)
 
 
 class Flags:
@@ -43,13 +50,24 @@ class LazyArray:
     ``None`` too.
     """
 
-    __slots__ = ("__weakref__", "_flags", "arr", "gpu")
+    __slots__ = ("__weakref__", "_flags", "arr", "gpu", "value", "value_of")
     base = None  # never a view of another handle's memory (graphs are values)
 
     def __init__(self, arr: Any, gpu: int | None = None) -> None:
         self.arr = arr
         self.gpu = gpu
         self._flags: Flags | None = None
+        # the computed values of ``value_of`` (a dask array), when known: a
+        # handle rebound to another graph (setitem) no longer has them
+        self.value: Any = None
+        self.value_of: Any = None
+
+    def known(self) -> Any:
+        """The values of this handle if they are in memory (computed), else
+        None; never computes."""
+        if self.value is not None and self.value_of is self.arr:
+            return self.value
+        return None
 
     @property
     def flags(self) -> Flags:
@@ -100,12 +118,16 @@ class LazyArray:
 
     def __getitem__(self, key: Any) -> LazyArray:
         from ._ops import _getitem  # the table's getitem, with its checks
+        from ._sizes import settle
 
         if self.gpu is not None:
             from ._chunks import on_gpu
 
-            return on_gpu(self.gpu, lambda: LazyArray(_getitem(self.arr, unwrap(key))))  # type: ignore[no-any-return]
-        return LazyArray(_getitem(self.arr, unwrap(key)))
+            return on_gpu(  # type: ignore[no-any-return]
+                self.gpu,
+                lambda: LazyArray(settle(_getitem(self.arr, unwrap(key)))),
+            )
+        return LazyArray(settle(_getitem(self.arr, unwrap(key))))
 
     def __len__(self) -> int:
         if not self.ndim:

@@ -34,6 +34,7 @@ are in :mod:`._cusort` (CuPy has no structured dtypes).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -44,7 +45,7 @@ import numpy as np
 from dask.array.core import elemwise
 from ocean_cpu._common import ELEMENTWISE, reduced
 
-from . import _chunks, _contract, _cusort, _sort
+from . import _chunks, _contract, _cusort, _sizes, _sort
 from ._native import LazyArray, unwrap
 
 __all__ = ["build_ops", "from_numpy"]
@@ -94,7 +95,19 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(*args: Any, out: LazyArray | None = None, **kwargs: Any) -> Any:
         if out is not None:
             out.check_writeable()
-        res = func(*[unwrap(a) for a in args], **kwargs)
+        native = [unwrap(a) for a in args]
+        try:
+            with warnings.catch_warnings():
+                # dask's notes on its own plans (how many chunks an algorithm
+                # makes): the table chooses them, the caller cannot act on it
+                warnings.simplefilter("ignore", da.PerformanceWarning)
+                res = func(*native, **kwargs)
+        except (ValueError, TypeError, IndexError) as exc:
+            if _internal_unknown(exc, native):
+                raise _refused(name) from None
+            raise
+        if _sizes.KNOWN.get():  # ocean_ext.known_sizes(): sizes now
+            res = _sizes.settle(res)
         if out is not None:
             if _shape_of(res) != out.shape:
                 # Note: as NumPy's out=: an in-place operator cannot broadcast
@@ -106,13 +119,52 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
                     f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
                 )
                 raise ValueError(msg)
-            out.arr = res.astype(out.arr.dtype, copy=False)
+            out.arr = _sizes.keep(res.astype(out.arr.dtype, copy=False), res)
             return out
         return _out(res)
 
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+# What dask (or arithmetic on its nan sizes) raises when an algorithm needs
+# chunk sizes that are data-dependent
+_UNKNOWN_ERRORS = (
+    "chunk sizes are unknown",
+    "unknown chunk",
+    "chunksizes",
+    "cannot convert float nan to integer",
+    "chunks must be unchanging",
+    "nonetype",
+)
+
+
+def _internal_unknown(exc: BaseException, args: Sequence[Any]) -> bool:
+    """Whether ``exc`` is dask's (or Python's) failure on data-dependent
+    sizes among ``args``: never an error about the caller's input."""
+
+    def unknown_in(a: Any) -> bool:
+        if isinstance(a, _Array):
+            return _sizes.unknown(a)
+        if isinstance(a, (tuple, list)):
+            return any(unknown_in(b) for b in a)
+        return False
+
+    text = str(exc).lower()
+    return any(unknown_in(a) for a in args) and any(p in text for p in _UNKNOWN_ERRORS)
+
+
+def _refused(name: str) -> NotImplementedError:
+    """The error of a table entry that cannot run lazily on data-dependent
+    sizes (a safety net: the entries handle them, and the tests look for the
+    cases that reach here)."""
+    return NotImplementedError(
+        f"{name}(): not available on the dask device for arrays of "
+        f"data-dependent size (None in shape); compute or persist them first "
+        f"(ocean_ext.compute, ocean_ext.persist), or make the sizes known "
+        f"where they are made (with ocean_ext.known_sizes():)"
+    )
 
 
 def _shape_of(arr: Any) -> tuple[int | None, ...]:
@@ -129,30 +181,39 @@ def _chunkwise(
 ) -> Callable[..., Any]:
     """An elementwise entry running ``func`` (a CPU entry) on each chunk.
 
-    ``probe``: for a CUDA kernel (CuPy chunks), the CPU entry of the same
-    name, which gives the result dtype (dask infers it by calling the
-    function on NumPy samples, which a CUDA kernel refuses).
+    The result dtype comes from ``probe`` (for a CUDA kernel on CuPy chunks:
+    the CPU entry of the same name; else ``func``) called on one-element
+    NumPy samples of the arrays and on the scalars themselves, so that an
+    error the scalars cause (an integer to a negative power) is raised at
+    the call, as on the CPU.
+
+    Note: dask's ``elemwise`` infers the dtype the same way but answers
+    ``NotImplemented`` (which became a 0-d array holding it) when the
+    function raises on its samples.
     """
-    if probe is not None:
-
-        def entry(*args: Any) -> Any:
-            if not any(isinstance(a, _Array) for a in args):
-                return func(*args)
-            return elemwise(func, *args, dtype=_probe_dtype(probe, args))
-
-        return entry
+    probe = func if probe is None else probe
 
     def entry(*args: Any) -> Any:
         if not any(isinstance(a, _Array) for a in args):
             return func(*args)
-        return elemwise(func, *args)
+        return _elemwise(func, *args, dtype=_probe_dtype(probe, args))
 
     return entry
 
 
+def _elemwise(func: Callable[..., Any], *args: Any, dtype: Any) -> Any:
+    """dask's ``elemwise``, with operands of data-dependent size paired
+    exactly (``_sizes.align``: checked chunk by chunk, or made whole)."""
+    args2, checks = _sizes.align(args)
+    res = elemwise(_sizes.checked(func, checks), *args2, dtype=dtype)
+    if _sizes.unknown(res):  # cut as its operands: their partition
+        _sizes.tag(res, _sizes.common_parts(args2, res.ndim))
+    return res
+
+
 def _probe_dtype(probe: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """The dtype ``probe`` gives for NumPy samples of ``args``' dtypes (ones:
-    no value outside a function's domain, such as a negative int exponent)."""
+    no value outside a function's domain) and for the scalars among them."""
     vals = [
         np.ones((1,) * max(1, a.ndim), dtype=a.dtype) if isinstance(a, _Array) else a
         for a in args
@@ -166,10 +227,10 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     if lo is None and hi is None:
         return x.copy()
     if lo is None:
-        return elemwise(lambda a, h: cpu_clip(a, None, h), x, hi, dtype=x.dtype)
+        return _elemwise(lambda a, h: cpu_clip(a, None, h), x, hi, dtype=x.dtype)
     if hi is None:
-        return elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
-    return elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
+        return _elemwise(lambda a, lo_: cpu_clip(a, lo_, None), x, lo, dtype=x.dtype)
+    return _elemwise(cpu_clip, x, lo, hi, dtype=x.dtype)
 
 
 def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
@@ -189,8 +250,33 @@ def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
     )
 
 
+def _full_like(x: Any, value: Any) -> Any:
+    """``value`` (0-d) in the shape of ``x``, chunk by chunk: no size needed
+    (``*_like`` of arrays of data-dependent size)."""
+
+    def block(b: Any, v: Any) -> Any:
+        return _chunks.module_of(v).full(b.shape, v, dtype=v.dtype)
+
+    ind = tuple(range(x.ndim))
+    return da.blockwise(
+        block,
+        ind,
+        x,
+        ind,
+        value,
+        (),
+        dtype=value.dtype,
+        meta=_sizes._meta(x, dtype=value.dtype),
+    )
+
+
 def _where(cond: Any, x1: Any, x2: Any) -> Any:
-    return elemwise(np.where, cond, x1, x2)
+    dtype = _probe_dtype(np.where, (cond, x1, x2))
+    return _elemwise(_chunk_where, cond, x1, x2, dtype=dtype)
+
+
+def _chunk_where(c: Any, a: Any, b: Any) -> Any:
+    return _chunks.module_of(c).where(c, a, b)
 
 
 # --- creation ---------------------------------------------------------------
@@ -285,25 +371,64 @@ def _tri(lower: bool) -> Callable[..., Any]:
 
 
 def _meshgrid(arrays: Sequence[Any], indexing: str) -> Any:
-    return tuple(da.meshgrid(*arrays, indexing=indexing))
+    """Each output is its input broadcast over the grid, chunk by chunk (one
+    output chunk per combination of the inputs' chunks): no size is needed,
+    so inputs of data-dependent length work too.
+
+    Note: not dask's ``meshgrid``, which broadcasts to the full shape and so
+    needs every length.
+    """
+    n = len(arrays)
+    if n == 0:
+        return ()
+    order = list(range(n))
+    if indexing == "xy" and n > 1:
+        order[0], order[1] = 1, 0
+    # grid axis of each input: input i varies along output axis pos[i]
+    pos = {inp: ax for ax, inp in enumerate(order)}
+    outs = []
+    for i, a in enumerate(arrays):
+
+        def block(*blocks: Any, i: int = i) -> Any:
+            shape = tuple(blocks[order[ax]].shape[0] for ax in range(n))
+            view = [1] * n
+            view[pos[i]] = -1
+            xpm = _chunks.module_of(blocks[i])
+            b = blocks[i].reshape(tuple(view))
+            return xpm.broadcast_to(b, shape).copy()
+
+        args: list[Any] = []
+        for j, b in enumerate(arrays):
+            args.extend([b, (pos[j],)])
+        outs.append(
+            da.blockwise(
+                block,
+                tuple(range(n)),
+                *args,
+                dtype=a.dtype,
+                meta=_sizes._meta(a, n),
+                concatenate=False,
+                align_arrays=False,
+            )
+        )
+    return tuple(outs)
 
 
-# --- manipulation -----------------------------------------------------------
 def _concat(arrays: Sequence[Any], axis: int | None, dtype: Any) -> Any:
     if axis is None:
-        arrays = [a.reshape(-1) for a in arrays]
+        arrays = [_rs(a, (-1,)) for a in arrays]
         axis = 0
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
-    if _unknown_elsewhere(arrays, axis, "concat()"):
-        return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=True)
-    return da.concatenate(arrays, axis=axis)
+    arrays, unknown = _join_aligned(arrays, axis)
+    return da.concatenate(arrays, axis=axis, allow_unknown_chunksizes=unknown)
 
 
 def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     if dtype is not None:
         arrays = [a.astype(dtype) for a in arrays]
-    if _unknown_elsewhere(arrays, None, "stack()"):
+    arrays, unknown = _join_aligned(arrays, None)
+    if unknown:
         new = (slice(None),) * axis + (None,)
         return da.concatenate(
             [a[new] for a in arrays], axis=axis, allow_unknown_chunksizes=True
@@ -311,29 +436,105 @@ def _stack(arrays: Sequence[Any], axis: int, dtype: Any) -> Any:
     return da.stack(arrays, axis=axis)
 
 
-def _unknown_elsewhere(arrays: Sequence[Any], axis: int | None, where: str) -> bool:
-    """Whether some of ``arrays`` have data-dependent sizes (after a mask) on
-    an axis other than ``axis``, where they are joined chunk by chunk.
+def _join_aligned(arrays: Sequence[Any], axis: int | None) -> tuple[list[Any], bool]:
+    """``arrays`` ready to be joined along ``axis`` (None: a new axis), chunk
+    by chunk along the others, where some sizes there are data-dependent;
+    and whether they are.
 
-    Note: dask refuses to join them, as it cannot check those sizes.  Arrays
-    cut alike there (e.g. masked by the same mask) join chunk by chunk, and a
-    pair of chunks whose sizes differ raises NumPy's ValueError when the graph
-    runs; arrays cut differently cannot be aligned without computing.
+    Note: dask refuses to join arrays of unknown sizes.  Arrays cut alike
+    (one partition token: masked by the same mask, see ``_sizes.partition``)
+    join chunk by chunk; an axis cut otherwise (other masks, other chunk
+    counts, or a known length next to an unknown one) is made whole in each
+    array first, and lengths that differ raise NumPy's ValueError when the
+    graph runs.
     """
-    others = [
-        a.chunks if axis is None else a.chunks[:axis] + a.chunks[axis + 1 :]
-        for a in arrays
-    ]
-    if not any(_unknown(c) for dims in others for dim in dims for c in dim):
-        return False
-    if len({tuple(len(d) for d in o) for o in others}) != 1:
-        msg = (
-            f"{where}: the arrays have sizes that depend on the data (None) in "
-            "differently chunked arrays, which the dask device cannot align "
-            "lazily; compute them first (ocean_ext.compute)"
+    out = list(arrays)
+    nd = out[0].ndim
+    unknown = False
+    for ax in range(nd):
+        if ax == axis:
+            continue
+        if not any(_sizes.unknown_axis(a, ax) for a in out):
+            continue
+        unknown = True
+        counts = {a.numblocks[ax] for a in out}
+        tokens = {_sizes.partition(a, ax) for a in out}
+        if (
+            len(counts) == 1
+            and len(tokens) == 1
+            and all(_sizes.unknown_axis(a, ax) for a in out)
+        ):
+            continue
+        out = [_sizes.whole(a, [ax]) for a in out]
+        out = [
+            a if _sizes.unknown_axis(a, ax) else _sizes._forget(a, {ax}) for a in out
+        ]
+    return out, unknown
+
+
+def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
+    """dask's ``broadcast_to``; an axis of data-dependent length is made
+    whole and given its target length (NumPy's ValueError when the graph runs
+    if the chunk does not broadcast to it)."""
+    if any(s is None or _unknown(s) for s in shape):
+        return _broadcast_to_unknown(x, shape)
+    if _sizes.unknown(x):
+        lead = len(shape) - x.ndim
+        axes = [a for a in range(x.ndim) if _sizes.unknown_axis(x, a)]
+        xw = _sizes.whole(x, axes)
+        chunks = tuple(
+            (shape[lead + a],) if a in axes else c for a, c in enumerate(xw.chunks)
         )
-        raise NotImplementedError(msg)
-    return True
+        x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
+    return da.broadcast_to(x, shape)
+
+
+def _broadcast_like(x: Any, *others: Any) -> Any:
+    """``x`` broadcast against ``others`` (its values, its dtype), chunk by
+    chunk as an elementwise function pairs them: for ``broadcast_arrays``
+    with data-dependent sizes, where a length of 1 meets one of them."""
+
+    def block(b: Any, *bs: Any) -> Any:
+        xpm = _chunks.module_of(b)
+        want = np.broadcast_shapes(b.shape, *[o.shape for o in bs])
+        return xpm.broadcast_to(b, want)
+
+    return _elemwise(block, x, *others, dtype=x.dtype)
+
+
+def _broadcast_to_unknown(x: Any, shape: tuple[Any, ...]) -> Any:
+    """``broadcast_to`` a shape with data-dependent sizes (None: from
+    ``broadcast_arrays`` with an array of such sizes): those axes keep the
+    chunks of ``x``, which has them too; each chunk is broadcast along the
+    others."""
+    lead = len(shape) - x.ndim
+    x = x[(None,) * lead] if lead else x
+    target: list[Any] = []
+    chunks: list[Any] = []
+    for d, t in enumerate(shape):
+        n = x.shape[d]
+        if t is None or _unknown(t):
+            if not _unknown(n) and n == 1 and x.numblocks[d] == 1:
+                msg = (
+                    "broadcast_to(): a length of 1 cannot be broadcast lazily "
+                    "to a data-dependent length (None) on the dask device; "
+                    "compute the arrays first (ocean_ext.compute)"
+                )
+                raise NotImplementedError(msg)
+            target.append(None)  # the chunk's own length
+            chunks.append(tuple(math.nan for _ in x.chunks[d]))
+        elif not _unknown(n) and n == 1 and t != 1:
+            target.append(int(t))
+            chunks.append((int(t),))
+        else:
+            target.append(None)
+            chunks.append(x.chunks[d])
+
+    def block(b: Any) -> Any:
+        want = tuple(b.shape[i] if t is None else t for i, t in enumerate(target))
+        return _chunks.module_of(b).broadcast_to(b, want)
+
+    return x.map_blocks(block, chunks=tuple(chunks), dtype=x.dtype, meta=x._meta)
 
 
 def _expand_dims(x: Any, axes: tuple[int, ...]) -> Any:
@@ -349,7 +550,7 @@ def _flip(x: Any, axis: tuple[int, ...] | None) -> Any:
     key: list[Any] = [slice(None)] * x.ndim
     for a in axes:
         key[a] = rev
-    return x[tuple(key)]
+    return _getitem(x, tuple(key))  # (axes of data-dependent length too)
 
 
 def _moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> Any:
@@ -358,29 +559,58 @@ def _moveaxis(x: Any, source: tuple[int, ...], destination: tuple[int, ...]) -> 
 
 def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
     if axis is None:
-        x = x.reshape(-1)
+        x = _rs(x, (-1,))
         axis = 0
-    if x.shape[axis] == 0:
+    if not _unknown(x.shape[axis]) and x.shape[axis] == 0:
         return x  # dask's repeat fails on empty input
     if not isinstance(repeats, _Array):
         reps = int(repeats)
         if reps == 0:
+            if _sizes.unknown(x):
+                return _sizes.slice_axis(x, axis, slice(0, 0))
             shape = list(x.shape)
             shape[axis] = 0
             return _zeros(0, tuple(shape), x.dtype)
+        if _sizes.unknown(x):
+            # Note: dask's repeat needs the chunk sizes; each chunk repeats
+            # its own elements.
+            chunks = list(x.chunks)
+            chunks[axis] = tuple(c * reps for c in chunks[axis])
+            return x.map_blocks(
+                lambda b: _chunks.module_of(b).repeat(b, reps, axis=axis),
+                chunks=tuple(chunks),
+                dtype=x.dtype,
+                meta=x._meta,
+            )
         return da.repeat(x, reps, axis=axis)
     # One count per element: each chunk repeats its own elements; the chunk
     # lengths along ``axis`` are then data-dependent (None), and the total is
     # sum(repeats), unknown before the graph runs.
-    if repeats.ndim == 0 or repeats.shape[0] == 1:
-        repeats = da.broadcast_to(repeats.reshape(1), (x.shape[axis],))
-    repeats = repeats.astype(np.int64).rechunk((x.chunks[axis],))
+    if repeats.ndim == 0 or (not _unknown(repeats.shape[0]) and repeats.shape[0] == 1):
+        repeats = _rs(repeats, (1,))
+        if _sizes.unknown_axis(x, axis):
+            x = _sizes.gather(x, axis)
+            reps = da.broadcast_to(repeats, (1,))  # one chunk, broadcast in it
+        else:
+            reps = da.broadcast_to(repeats, (x.shape[axis],))
+    else:
+        reps = repeats
+    reps = reps.astype(np.int64)
+    if _sizes.unknown_axis(x, axis) or _sizes.unknown(reps):
+        # chunks that may not line up: the axis whole on both sides
+        x = _sizes.gather(x, axis)
+        reps = _sizes.gather(reps, 0)
+    else:
+        reps = reps.rechunk((x.chunks[axis],))
 
     g = _chunks.current()
     if g is None:
 
         def block(xb: Any, rb: Any) -> Any:
-            return np.repeat(xb, rb.reshape(-1), axis=axis)
+            r = rb.reshape(-1)
+            if r.shape[0] == 1 and xb.shape[axis] != 1:
+                r = np.broadcast_to(r, (xb.shape[axis],))
+            return np.repeat(xb, r, axis=axis)
 
     else:  # CuPy's repeat takes no array of counts: the CUDA table's entry
         rep = g.kernel("repeat")
@@ -393,9 +623,10 @@ def _repeat(x: Any, repeats: Any, axis: int | None) -> Any:
     return da.map_blocks(
         block,
         x,
-        _broadcastable(repeats, x.ndim, axis),
+        _broadcastable(reps, x.ndim, axis),
         dtype=x.dtype,
         chunks=tuple(chunks),
+        meta=x._meta,
     )
 
 
@@ -403,7 +634,7 @@ def _broadcastable(r: Any, ndim: int, axis: int) -> Any:
     """1-D ``r`` reshaped to broadcast along ``axis`` of an ``ndim``-d array."""
     shape = [1] * ndim
     shape[axis] = -1
-    return r.reshape(tuple(shape))
+    return _rs(r, tuple(shape))
 
 
 def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
@@ -414,22 +645,127 @@ def _reshape(x: Any, shape: tuple[int, ...], copy: bool | None) -> Any:
             raise TypeError(msg)
     if tuple(x.shape) == tuple(shape):
         return x.copy() if copy else x
-    if any(_unknown(s) for s in x.shape):
-        if len(shape) == 1:
-            return x.ravel() if x.ndim > 1 else x
-        msg = "reshape(): the input has a data-dependent size (None); compute it first"
-        raise NotImplementedError(msg)
-    return x.reshape(shape, merge_chunks=True)
+    if _sizes.unknown(x):
+        return _reshape_unknown(x, tuple(int(s) for s in shape))
+    shape = _infer(tuple(int(s) for s in shape), math.prod(x.shape))
+    if math.prod(shape) != math.prod(x.shape):
+        msg = f"cannot reshape array of size {math.prod(x.shape)} into shape {shape}"
+        raise ValueError(msg)
+    if 0 in shape:
+        return _zeros(0, shape, x.dtype)  # no values: dask fails on some
+    try:
+        return x.reshape(shape, merge_chunks=True)
+    except NotImplementedError:
+        # Note: dask reshapes only what merges or splits axes along their
+        # chunks (not (6, 4) -> (4, 6) in some chunkings): through the flat
+        # array, in chunks of whole rows of the result.
+        flat = x.rechunk(dict.fromkeys(range(1, x.ndim), -1)).reshape(-1)
+        row = math.prod(shape[1:])
+        per = max(1, flat.chunksize[0] // row) * row
+        return flat.rechunk(per).reshape(shape, merge_chunks=True)
+
+
+def _rs(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` reshaped as the table's ``reshape`` does it (any chunks, empty
+    arrays and data-dependent sizes)."""
+    return _reshape(x, shape, None)
+
+
+def _infer(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
+    if -1 not in shape:
+        return shape
+    known = math.prod(s for s in shape if s != -1)
+    if known == 0 or size % known:
+        msg = f"cannot reshape array of size {size} into shape {shape}"
+        raise ValueError(msg)
+    return tuple(size // known if s == -1 else s for s in shape)
+
+
+def _reshape_unknown(x: Any, shape: tuple[int, ...]) -> Any:
+    """``reshape`` of an array of data-dependent size.  To one dimension: each
+    chunk of whole rows (the other axes made whole) flattened; to several:
+    the array in one chunk, reshaped when the graph runs (NumPy's ValueError
+    then if the sizes do not fit)."""
+    if len(shape) == 1:
+        rows = _sizes.whole(x, range(1, x.ndim)) if x.ndim > 1 else x
+        flat = rows.map_blocks(
+            lambda b: b.reshape(-1),
+            chunks=((math.nan,) * rows.numblocks[0],) if rows.ndim else ((1,),),
+            drop_axis=list(range(1, rows.ndim)),
+            new_axis=None if rows.ndim else [0],
+            dtype=x.dtype,
+            meta=_sizes._meta(x, 1),
+        )
+        if shape[0] != -1:
+            flat = _check_size(flat, shape)
+        return flat
+    one = _sizes.whole(x, range(x.ndim))
+    chunks = tuple((math.nan,) if s == -1 else (s,) for s in shape)
+    nd = x.ndim
+    return da.map_blocks(
+        lambda b: b.reshape(shape),
+        one,
+        chunks=chunks,
+        drop_axis=list(range(nd)),
+        new_axis=list(range(len(shape))),
+        dtype=x.dtype,
+        meta=_sizes._meta(x, len(shape)),
+    )
+
+
+def _check_size(flat: Any, shape: tuple[int, ...]) -> Any:
+    """``flat`` (1-d, of data-dependent length), whose chunks raise NumPy's
+    ValueError when computed unless its length is ``shape[0]``."""
+    n = _count(flat, None, False)
+
+    def check(v: Any, t: Any) -> Any:
+        if int(t) != shape[0]:
+            msg = f"cannot reshape array of size {int(t)} into shape {shape}"
+            raise ValueError(msg)
+        return v
+
+    return da.blockwise(
+        check, (0,), flat, (0,), n, (), dtype=flat.dtype, meta=flat._meta
+    )
 
 
 def _roll(x: Any, shift: Any, axis: Any) -> Any:
-    if 0 in x.shape:
-        return x  # dask's roll fails on empty input (its reshape)
-    return da.roll(x, shift, axis=axis)
+    if not _sizes.unknown(x):
+        if 0 in x.shape:
+            return x  # dask's roll fails on empty input (its reshape)
+        return da.roll(x, shift, axis=axis)
+    # Note: dask's roll needs the lengths; along axes of data-dependent
+    # length the chunk kernel rolls them whole (every axis for axis=None).
+    axes = (
+        range(x.ndim)
+        if axis is None
+        else (axis if isinstance(axis, tuple) else (axis,))
+    )
+    xw = _sizes.whole(x, axes)
+    kernel = _chunks.kernels()["roll"]
+    return xw.map_blocks(lambda b: kernel(b, shift, axis), dtype=x.dtype, meta=x._meta)
 
 
 def _squeeze(x: Any, axis: Any) -> Any:
-    return da.squeeze(x, axis=axis)
+    axes = _axes(x.ndim, axis)
+    unknown = [a for a in axes if _sizes.unknown_axis(x, a)]
+    if unknown:
+        # Note: dask squeezes by the sizes; an axis of data-dependent length
+        # is made whole, and squeezed in its chunk (NumPy's ValueError when
+        # the graph runs if it is not of length 1)
+        xw = _sizes.whole(x, unknown)
+        chunks = tuple((1,) if a in unknown else c for a, c in enumerate(xw.chunks))
+        x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
+        x = x.map_blocks(_squeeze_check, tuple(unknown), dtype=x.dtype, meta=x._meta)
+    return da.squeeze(x, axis=axes)
+
+
+def _squeeze_check(b: Any, axes: tuple[int, ...]) -> Any:
+    for a in axes:
+        if b.shape[a] != 1:
+            msg = f"cannot select an axis to squeeze out which has size not equal to one (axis {a}, size {b.shape[a]})"
+            raise ValueError(msg)
+    return b
 
 
 def _tile(x: Any, reps: tuple[int, ...]) -> Any:
@@ -443,15 +779,28 @@ def _tile(x: Any, reps: tuple[int, ...]) -> Any:
         if r == 1:
             continue
         if r == 0:
+            if _sizes.unknown(out):
+                out = _sizes.slice_axis(out, ax, slice(0, 0))
+                continue
             shape = list(out.shape)
             shape[ax] = 0
             out = _zeros(0, tuple(shape), x.dtype)
             continue
-        out = da.concatenate([out] * r, axis=ax)
+        out = da.concatenate(
+            [out] * r, axis=ax, allow_unknown_chunksizes=_sizes.unknown(out)
+        )
     return out
 
 
 def _unstack(x: Any, axis: int) -> Any:
+    if _sizes.unknown_axis(x, axis):
+        msg = (
+            f"unstack(): axis {axis} has a data-dependent length (None) on the "
+            f"dask device, so the number of arrays to return is unknown until "
+            f"the graph runs; compute the array first (ocean_ext.compute or "
+            f"ocean_ext.persist)"
+        )
+        raise NotImplementedError(msg)
     key: list[Any] = [slice(None)] * x.ndim
     out = []
     for i in range(x.shape[axis]):
@@ -464,32 +813,38 @@ def _unstack(x: Any, axis: int) -> Any:
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
     _check_slices(keys)
-    _check_known(x, keys, "__getitem__()")
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         mask = keys[0]
         _check_mask(x, mask)
         if mask.ndim == 0:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
-        if 1 < mask.ndim < x.ndim:
-            # Note: dask takes a mask of one or of all dimensions; a mask over
-            # the leading k is a 1-d mask of their (row-major) merge.
+        if mask.ndim == 1:
+            # arrays masked by one mask (chunked alike) are cut alike
+            token = ("mask", mask.name, x.chunks[0])
+            return _sizes.tag(x[mask], {0: token})
+        if mask.ndim > 1:
+            # Note: dask takes a mask of one or of all dimensions (which it
+            # flattens with its reshape, failing on some empty arrays); a mask
+            # over the leading k is a 1-d mask of their (row-major) merge.
+            if _sizes.unknown(x) or _sizes.unknown(mask):
+                return _mask_unknown(x, mask)
             rest = x.shape[mask.ndim :]
             count = math.prod(mask.shape)
             if count == 0:
                 return _zeros(0, (0, *rest), x.dtype)
-            merged = x.reshape((count, *rest), merge_chunks=True)
-            return merged[mask.reshape(-1)]
+            merged = _rs(x, (count, *rest))
+            return merged[_rs(mask, (-1,))]
         return x[mask]
+    keys = _expand_ellipsis(keys, x.ndim)
+    keys = _normalized(keys, x.shape)
+    if _sizes.unknown(x):
+        x, keys = _index_unknown(x, keys, "__getitem__()")
     arrays = [k for k in keys if isinstance(k, _Array)]
     if arrays and (
         len(arrays) > 1
         or arrays[0].ndim > 1
-        or any(
-            k is None or not isinstance(k, (slice, _Array))
-            for k in keys
-            if k is not Ellipsis
-        )
+        or any(k is None or not isinstance(k, (slice, _Array)) for k in keys)
     ):
         # several arrays, an n-d one, or an array with integers (which NumPy
         # then treats as 0-d index arrays) or None
@@ -497,13 +852,181 @@ def _getitem(x: Any, key: Any) -> Any:
     if arrays and arrays[0].dtype.kind in "iu":
         # Note: dask gathers with a dask index array lazily; negative indices
         # count from the end, as in NumPy.
-        keys = _expand_ellipsis(keys, x.ndim)
         with warnings.catch_warnings():
             # dask casts a complex meta array to the index's dtype on the way
             # (a ComplexWarning about its own empty meta, not about data)
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
             return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
-    return x[key]
+    if all(isinstance(k, slice) and k == slice(None) for k in keys):
+        return x
+    return x[tuple(keys)]
+
+
+def _canonical(s: slice, n: int) -> slice:
+    """Slice ``s`` of an axis of length ``n`` with the bounds of the elements
+    it selects: non-negative, in range (``None`` for the stop of a negative
+    step that runs to the start), ``0:0`` when it selects none.
+
+    Note: dask normalises some slices wrongly, e.g. a negative step from a
+    start below ``-n`` (``x[-4::-1]`` of 3 elements gave all of them, where
+    NumPy gives none); these slices are ones it reads as NumPy does.
+    """
+    r = range(*s.indices(n))
+    if not r:
+        return slice(0, 0, 1)
+    if r.step > 0:
+        return slice(r[0], r[-1] + 1, r.step)
+    end = r[-1] - 1
+    return slice(r[0], end if end >= 0 else None, r.step)
+
+
+def _normalized(keys: tuple[Any, ...], shape: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``keys`` (no ``...``: see _expand_ellipsis) with every slice of an
+    axis of known length in canonical form (_canonical)."""
+    out: list[Any] = []
+    axis = 0
+    for k in keys:
+        if k is None:
+            out.append(k)
+            continue
+        if isinstance(k, slice):
+            n = shape[axis]
+            if not _unknown(n) and k != slice(None):
+                k = _canonical(k, int(n))
+        out.append(k)
+        axis += k.ndim if isinstance(k, _Array) and k.dtype == bool else 1
+    return tuple(out)
+
+
+def _index_unknown(
+    x: Any, keys: tuple[Any, ...], where: str
+) -> tuple[Any, tuple[Any, ...]]:
+    """Apply the items of ``keys`` (spelled out, no ``...``) that index an
+    axis of data-dependent length, with offsets computed in the graph
+    (``_sizes``): slices (each chunk takes its part), integers (a slice of one
+    element, checked when the graph runs) and a lone 1-d index array (the
+    axis gathered).  Returns ``x`` so indexed and the rest of the key, for
+    dask; several or n-d index arrays (and integers with them) are left to
+    ``_advanced``, which makes the indexed axes whole.
+    """
+    axes: list[int] = []  # the axis of x each key item indexes (-1: None)
+    axis = 0
+    for k in keys:
+        axes.append(-1 if k is None else axis)
+        if k is not None:
+            axis += 1
+    todo = [
+        i
+        for i, k in enumerate(keys)
+        if axes[i] >= 0
+        and _sizes.unknown_axis(x, axes[i])
+        and not (isinstance(k, slice) and k == slice(None))
+    ]
+    if not todo:
+        return x, keys
+    arrays = [i for i, k in enumerate(keys) if isinstance(k, _Array)]
+    if any(i in arrays for i in todo) and (
+        len(arrays) > 1 or keys[arrays[0]].ndim != 1
+    ):
+        # several (or n-d) index arrays: _advanced, with the indexed axes
+        # whole; slices and integers of other unknown axes first
+        todo = [i for i in todo if i not in arrays]
+        arrays_key = True
+    else:
+        arrays_key = False
+    out = list(keys)
+    for i in todo:  # slices and index arrays keep the axis
+        k = keys[i]
+        if isinstance(k, slice):
+            x = _sizes.slice_axis(x, axes[i], k)
+            out[i] = slice(None)
+        elif isinstance(k, _Array):
+            x = _take_unknown(x, k, axes[i])
+            out[i] = slice(None)
+    if arrays_key:  # integers index with the arrays (NumPy's 0-d arrays)
+        return x, tuple(out)
+    for i in sorted(todo, reverse=True):  # integers drop it: the last first
+        k = keys[i]
+        if not isinstance(k, (slice, _Array)):
+            x = _sizes.take_int(x, axes[i], int(k))
+            del out[i]
+    return x, tuple(out)
+
+
+def _take_unknown(x: Any, idx: Any, axis: int) -> Any:
+    """``x`` indexed by the 1-d integer array ``idx`` along ``axis``, an axis
+    of data-dependent length: the axis in one chunk, each chunk of ``idx``
+    taking from it (bounds checked when the graph runs)."""
+    xw = _sizes.gather(x, axis)
+    letters = [chr(ord("a") + i) for i in range(x.ndim)]
+    x_ind = "".join([*letters[:axis], "z", *letters[axis + 1 :]])
+    out_ind = "".join([*letters[:axis], "y", *letters[axis + 1 :]])
+
+    def block(b: Any, i: Any) -> Any:
+        n = b.shape[axis]
+        bad = (i >= n) if i.dtype.kind == "u" else (i < -n) | (i >= n)
+        if bad.any():
+            v = int(i[bad].reshape(-1)[0])
+            msg = f"index {v} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+        i = i.astype(np.int64, copy=False)
+        xpm = _chunks.module_of(b)
+        return xpm.take(b, xpm.where(i < 0, i + n, i), axis=axis)
+
+    return da.blockwise(
+        block,
+        out_ind,
+        xw,
+        x_ind,
+        idx,
+        "y",
+        dtype=x.dtype,
+        concatenate=True,
+        meta=x._meta,
+    )
+
+
+def _mask_unknown(x: Any, mask: Any) -> Any:
+    """``x[mask]`` for an n-d mask (n > 1) where sizes are data-dependent:
+    the masked axes but the first made whole (chunks then hold whole rows of
+    them, in row-major order), each chunk masked by its part of the mask."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    k = mask.ndim
+    x = _sizes.whole(x, range(1, k))
+    mask = _sizes.whole(mask, range(1, k))
+    if x.numblocks[0] != mask.numblocks[0]:
+        mask = _align_first(mask, x)
+    name = f"ocean-mask-{tokenize(x.name, mask.name)}"
+    dsk: dict[Any, Any] = {}
+    rest = x.numblocks[k:]
+    for i in range(x.numblocks[0]):
+        for r in itertools.product(*map(range, rest)):
+            dsk[(name, i, *r)] = (
+                _masked_block,
+                (x.name, i, *(0,) * (k - 1), *r),
+                (mask.name, i, *(0,) * (k - 1)),
+            )
+    chunks = ((math.nan,) * x.numblocks[0], *x.chunks[k:])
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x, mask])
+    return da.Array(graph, name, chunks, meta=_sizes._meta(x, x.ndim - k + 1))
+
+
+def _masked_block(b: Any, m: Any) -> Any:
+    return b[m]
+
+
+def _align_first(mask: Any, x: Any) -> Any:
+    """``mask`` chunked as ``x`` along the first axis (known sizes only)."""
+    if _sizes.unknown_axis(mask, 0) or _sizes.unknown_axis(x, 0):
+        msg = (
+            "__getitem__(): the mask and the array have data-dependent sizes "
+            "(None) in different chunks, which the dask device cannot align "
+            "lazily; compute them first (ocean_ext.compute or ocean_ext.persist)"
+        )
+        raise NotImplementedError(msg)
+    return mask.rechunk({0: x.chunks[0]})
 
 
 def _check_slices(keys: tuple[Any, ...]) -> None:
@@ -565,8 +1088,9 @@ def _check_known(x: Any, keys: tuple[Any, ...], where: str) -> None:
         ):
             msg = (
                 f"{where}: axis {axis} has a data-dependent length (None) on the "
-                f"dask device, which integers, slices and index arrays cannot "
-                f"index lazily; compute the array first (ocean_ext.compute)"
+                f"dask device, which an assignment with index arrays and an "
+                f"array value cannot reach lazily; compute the array first "
+                f"(ocean_ext.compute or ocean_ext.persist)"
             )
             raise NotImplementedError(msg)
         axis += 1 if not (isinstance(k, _Array) and k.dtype == bool) else k.ndim
@@ -629,13 +1153,26 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     basic = tuple(k if isinstance(k, slice) else slice(None) for k in keys)
     x = x[basic]
     adv = [i for i, k in enumerate(keys) if not isinstance(k, slice)]
+    if _sizes.unknown(x) or any(
+        isinstance(keys[i], _Array) and _sizes.unknown(keys[i]) for i in adv
+    ):
+        return _advanced_whole(x, keys, adv)
     idx = []
     for i in adv:
         n = x.shape[i]
         k = keys[i]
         k = k if isinstance(k, _Array) else _chunks.asarray(np.int64(k))
         idx.append(_in_bounds(k, n, i))
-    idx = da.broadcast_arrays(*idx)
+    try:
+        idx = da.broadcast_arrays(*idx)
+    except ValueError:
+        # Note: NumPy's IndexError (dask's broadcast raises ValueError)
+        shapes = " ".join(str(tuple(k.shape)) for k in idx)
+        msg = (
+            f"shape mismatch: indexing arrays could not be broadcast together "
+            f"with shapes {shapes}"
+        )
+        raise IndexError(msg) from None
     bshape = tuple(idx[0].shape)
     dims = [x.shape[i] for i in adv]
     flat = idx[0]
@@ -643,15 +1180,88 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
         flat = flat * d + k
     front = da.moveaxis(x, adv, list(range(len(adv))))
     rest = front.shape[len(adv) :]
-    merged = front.reshape((math.prod(dims), *rest), merge_chunks=True)
+    merged = _rs(front, (math.prod(dims), *rest))
     with warnings.catch_warnings():  # as in _getitem: dask's meta cast
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        res = merged[flat.reshape(-1)].reshape(bshape + tuple(rest))
+        res = _rs(merged[_rs(flat, (-1,))], bshape + tuple(rest))
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
         nb = len(bshape)
         res = da.moveaxis(res, list(range(nb)), list(range(adv[0], adv[0] + nb)))
     return res
+
+
+def _advanced_whole(x: Any, keys: tuple[Any, ...], adv: list[int]) -> Any:
+    """``_advanced`` where an indexed axis, or an index array, has a
+    data-dependent size: the indexed axes whole in each chunk and the index
+    arrays whole in each task, NumPy's own indexing on each chunk (bounds
+    checked when the graph runs).  The other axes keep their chunks."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    xw = _sizes.whole(x, adv)
+    ks = []
+    deps = [xw]
+    for i in adv:
+        k = keys[i]
+        if isinstance(k, _Array):
+            k = _sizes.whole(k, range(k.ndim))
+            deps.append(k)
+            ks.append((k.name, *(0,) * k.ndim))
+        else:
+            ks.append(int(k))
+    shapes = [keys[i].shape if isinstance(keys[i], _Array) else () for i in adv]
+    nb = max(len(sh) for sh in shapes)
+    bshape = []
+    for d in range(nb):
+        dims = [sh[len(sh) - nb + d] for sh in shapes if len(sh) - nb + d >= 0]
+        if any(_unknown(v) for v in dims):
+            bshape.append(math.nan)
+        else:
+            big = [int(v) for v in dims if v != 1]
+            if len(set(big)) > 1:
+                msg = (
+                    f"shape mismatch: indexing arrays could not be broadcast "
+                    f"together with shapes {' '.join(str(tuple(sh)) for sh in shapes)}"
+                )
+                raise IndexError(msg)
+            bshape.append(big[0] if big else 1)
+    rest = [d for d in range(x.ndim) if d not in adv]
+    adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
+    lead = [d for d in rest if d < adv[0]] if adjacent else []
+    tail = [d for d in rest if d not in lead]
+    name = f"ocean-take-{tokenize(xw.name, *[str(k) for k in ks])}"
+    dsk: dict[Any, Any] = {}
+    ranges = [range(xw.numblocks[d]) for d in rest]
+    for combo in itertools.product(*ranges):
+        where = dict(zip(rest, combo, strict=True))
+        src = tuple(where.get(d, 0) for d in range(x.ndim))
+        out = (*[where[d] for d in lead], *(0,) * nb, *[where[d] for d in tail])
+        dsk[(name, *out)] = (_take_block, (xw.name, *src), tuple(adv), ks)
+    chunks = (
+        *[xw.chunks[d] for d in lead],
+        *[(b,) for b in bshape],
+        *[xw.chunks[d] for d in tail],
+    )
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=deps)
+    return da.Array(graph, name, chunks, meta=_sizes._meta(x, len(chunks)))
+
+
+def _take_block(b: Any, adv: tuple[int, ...], ks: list[Any]) -> Any:
+    """NumPy's indexing of a chunk that holds the indexed axes whole."""
+    key: list[Any] = [slice(None)] * b.ndim
+    xpm = _chunks.module_of(b)
+    # broadcast first: NumPy checks bounds only of the indices it uses
+    arrays = xpm.broadcast_arrays(*[xpm.asarray(k) for k in ks])
+    for i, k in zip(adv, arrays, strict=True):
+        n = b.shape[i]
+        bad = (k >= n) if k.dtype.kind == "u" else (k < -n) | (k >= n)
+        if bad.any():
+            v = int(k[bad].reshape(-1)[0])
+            msg = f"index {v} is out of bounds for axis {i} with size {n}"
+            raise IndexError(msg)
+        key[i] = k
+    return b[tuple(key)]
 
 
 def _setitem(x: LazyArray, key: Any, value: Any) -> None:
@@ -662,28 +1272,145 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     if value.__class__ in (int, float, complex, bool):
         # as NumPy: OverflowError for a Python int out of the dtype's range
         value = np.asarray(value, dtype=arr.dtype)[()]
-    _check_slices(key if key.__class__ is tuple else (key,))
-    _check_known(arr, key if key.__class__ is tuple else (key,), "__setitem__()")
+    keys = key if key.__class__ is tuple else (key,)
+    _check_slices(keys)
     if isinstance(value, _Array):
         value = value.astype(arr.dtype)
     elif value.__class__ is LazyArray:
         value = value.arr.astype(arr.dtype)
-    keys = key if key.__class__ is tuple else (key,)
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         _check_mask(arr, keys[0])
         x.arr = _mask_assign(arr, keys[0], value)
         return
+    keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
+    arrays = [k for k in keys if isinstance(k, _Array)]
+    if _sizes.unknown(arr) and (
+        not arrays
+        or (len(arrays) == 1 and arrays[0].ndim == 1 and not isinstance(value, _Array))
+    ):
+        x.arr = _assign_unknown(arr, keys, value)
+        return
+    _check_known(arr, keys, "__setitem__()")
     if any(isinstance(k, _Array) for k in keys):
         x.arr = _scatter_assign(arr, keys, value)
         return
-    if not any(isinstance(k, _Array) for k in keys):
-        sel_shape = arr[key].shape
-        if 0 in sel_shape:
-            return  # nothing selected (dask's setitem fails on empty selections)
-        key, value = _positive_steps(keys, arr.shape, sel_shape, value)
+    sel_shape = arr[keys].shape
+    value = _fit_value(value, sel_shape)
+    if 0 in sel_shape:
+        return  # nothing selected (dask's setitem fails on empty selections)
+    keys, value = _positive_steps(keys, arr.shape, sel_shape, value)
     new = arr.copy()
-    new[key] = value  # dask rewrites `new` (a fresh object) in place
+    new[keys] = value  # dask rewrites `new` (a fresh object) in place
     x.arr = new
+
+
+def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """``arr[keys] = value`` for a basic key on an array of data-dependent
+    size, as a selection mask: each axis the key indexes (a slice or an
+    integer) gives a 1-d mask of what it selects (from offsets computed in
+    the graph where the length is data-dependent), and the result takes
+    ``value`` where all of them hold.  ``value`` broadcasts over the selected
+    elements: along an axis that the key slices or indexes its length must
+    be 1 (a value placed element by element there needs the sizes:
+    NotImplementedError); along full slices it is aligned with ``arr``."""
+    items: list[Any] = []  # the key item of each axis of arr
+    value_axes: list[Any] = []  # for each selection axis: the arr axis, or None
+    for k in keys:
+        if k is None:
+            value_axes.append(None)
+            continue
+        axis = len(items)
+        items.append(k)
+        if isinstance(k, (slice, _Array)):
+            value_axes.append(axis)
+    items.extend([slice(None)] * (arr.ndim - len(items)))
+    value_axes.extend(range(len(keys) - value_axes.count(None), arr.ndim))
+    if isinstance(value, _Array):
+        nd = len(value_axes)
+        shape = tuple(value.shape)
+        lead = 0
+        while len(shape) - lead > nd and shape[lead] == 1:
+            lead += 1
+        if len(shape) - lead > nd:
+            msg = (
+                f"could not broadcast input array of {len(shape)} dimensions "
+                f"into a selection of {nd}"
+            )
+            raise ValueError(msg)
+        v = value.reshape(shape[lead:]) if lead else value
+        v = v[(None,) * (nd - v.ndim)]
+        # to arr's frame: drop the new axes (length 1), add the indexed ones
+        frame: list[Any] = [None] * arr.ndim
+        for j, ax in enumerate(value_axes):
+            if ax is None:
+                if not _unknown(v.shape[j]) and v.shape[j] != 1:
+                    msg = f"could not broadcast input array from shape {_show(tuple(value.shape))}"
+                    raise ValueError(msg)
+                continue
+            frame[ax] = j
+        key = tuple(0 if value_axes[j] is None else slice(None) for j in range(nd))
+        v = v[key] if any(a is None for a in value_axes) else v
+        kept = [ax for ax in value_axes if ax is not None]
+        order = {ax: j for j, ax in enumerate(kept)}
+        v = v[tuple(slice(None) if ax in order else None for ax in range(arr.ndim))]
+        for ax, k in enumerate(items):
+            if not (isinstance(k, slice) and k == slice(None)) and v.shape[ax] != 1:
+                msg = (
+                    "__setitem__(): on the dask device, an array of data-dependent "
+                    "size (None) takes an array value only along whole axes "
+                    "(x[..., k] = scalar, x[:, 1:3] = a value of length 1 there); "
+                    "compute it first (ocean_ext.compute or ocean_ext.persist)"
+                )
+                raise NotImplementedError(msg)
+        value = v.astype(arr.dtype)
+    mask = None
+    for ax, k in enumerate(items):
+        if isinstance(k, slice) and k == slice(None):
+            continue
+        n = arr.shape[ax]
+        if _unknown(n) or isinstance(k, _Array):
+            m = _sizes.selected(arr, ax, k)
+        else:
+            host = np.zeros(int(n), dtype=bool)
+            host[k] = True
+            m = _chunks.asarray(host).rechunk((arr.chunks[ax],))
+        m = m[tuple(slice(None) if d == ax else None for d in range(arr.ndim))]
+        mask = m if mask is None else _elemwise(np.logical_and, mask, m, dtype=bool)
+    if mask is None:  # whole axes: the value everywhere
+        mask = True
+    return _elemwise(_chunk_where, mask, value, arr, dtype=arr.dtype)
+
+
+def _fit_value(value: Any, sel_shape: tuple[Any, ...]) -> Any:
+    """``value`` without the leading length-1 axes beyond the selection's
+    (NumPy's assignment drops them); NumPy's ValueError when it does not
+    broadcast to the selection's shape (known sizes), even where the
+    selection is empty."""
+    shape = tuple(getattr(value, "shape", ()))
+    lead = 0
+    while len(shape) - lead > len(sel_shape) and shape[lead] == 1:
+        lead += 1
+    fits = len(shape) - lead <= len(sel_shape) and all(
+        v == 1 or v == t or _unknown(v) or _unknown(t)
+        for v, t in zip(
+            reversed(shape[lead:]), reversed(tuple(sel_shape)), strict=False
+        )
+    )
+    if not fits:
+        msg = (
+            f"could not broadcast input array from shape {_show(shape)} into "
+            f"shape {_show(sel_shape)}"
+        )
+        raise ValueError(msg)
+    if lead:
+        value = value.reshape(shape[lead:])
+    return value
+
+
+def _show(shape: tuple[Any, ...]) -> str:
+    """A shape as the front end writes it (None for a data-dependent size)."""
+    dims = ["None" if _unknown(s) else str(int(s)) for s in shape]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
@@ -697,25 +1424,26 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     """
     n = math.prod(arr.shape)
     grid = _chunks.arange(0, n, dtype=np.int64)
-    grid = grid.reshape(arr.shape, merge_chunks=True).rechunk(arr.chunks)
+    grid = _rs(grid, arr.shape).rechunk(arr.chunks)
     pos = _getitem(grid, keys)
     if 0 in pos.shape:
         return arr
     if not isinstance(value, _Array):
         value = _chunks.asarray(value) if _chunks.current() else da.asarray(value)
+    value = _fit_value(value, pos.shape)
     vals = da.broadcast_to(value.astype(arr.dtype), pos.shape)
     if _chunks.current() is None:
         where_pos, where_val = _sort.sorted_along(
-            pos.reshape(-1), 0, payload=vals.reshape(-1), where="__setitem__()"
+            _rs(pos, (-1,)), 0, payload=_rs(vals, (-1,)), where="__setitem__()"
         )
     else:  # CuPy chunks: no records
-        where_pos, _, where_val = _cusort.sort_pairs(pos.reshape(-1), vals.reshape(-1))
-    flat = grid.reshape(-1)
+        where_pos, _, where_val = _cusort.sort_pairs(_rs(pos, (-1,)), _rs(vals, (-1,)))
+    flat = _rs(grid, (-1,))
     j = da.searchsorted(where_pos, flat, side="right") - 1
     jc = da.maximum(j, 0)
     hit = (j >= 0) & (where_pos[jc] == flat)
-    new = da.where(hit, where_val[jc], arr.reshape(-1))
-    return new.reshape(arr.shape).rechunk(arr.chunks)
+    new = da.where(hit, where_val[jc], _rs(arr, (-1,)))
+    return _rs(new, arr.shape).rechunk(arr.chunks)
 
 
 def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
@@ -723,23 +1451,55 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
 
     A value of one element (or a scalar) fills the selected places; a value
     with one row per selected element goes to them in order: the i-th True
-    of the (row-major) mask takes row i, found with a cumulative sum.
+    of the (row-major) mask takes row i, found with a cumulative sum.  The
+    number of rows must be the number of selected elements (NumPy's
+    ValueError when the graph runs, which counts them).
     """
     trailing = arr.ndim - mask.ndim
     full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
+    if isinstance(value, _Array):
+        value = _fit_value(value, (math.nan, *arr.shape[mask.ndim :]))
     if isinstance(value, _Array) and any(_unknown(s) for s in value.shape):
         return _mask_assign_unknown(arr, mask, value)
-    if not isinstance(value, _Array) or math.prod(value.shape) == 1:
-        fill = value.reshape(()) if isinstance(value, _Array) else value
-        return da.where(full_mask, fill, arr).astype(arr.dtype)
-    flat = mask.reshape(-1) if mask.ndim != 1 else mask
-    order = (da.cumsum(flat.astype(np.int64)) - 1).reshape(mask.shape)
-    order = da.where(mask, order, 0)
-    if value.ndim <= trailing:  # broadcasts over the selected elements
-        return da.where(full_mask, value, arr).astype(arr.dtype)
-    rows = value.reshape((-1, *value.shape[value.ndim - trailing :]))
-    gathered = rows[order.reshape(-1)].reshape(mask.shape + rows.shape[1:])
-    return da.where(full_mask, gathered, arr).astype(arr.dtype)
+    if not isinstance(value, _Array) or value.ndim <= trailing:
+        # broadcasts over the selected elements
+        return _elemwise(_chunk_where, full_mask, value, arr, dtype=arr.dtype)
+    if value.shape[0] == 1:
+        return _elemwise(_chunk_where, full_mask, value[0], arr, dtype=arr.dtype)
+    if _sizes.unknown(arr) or _sizes.unknown(mask):
+        return _mask_assign_unknown(arr, mask, value)
+    rows = value
+    n_rows = int(rows.shape[0])
+    flat = _rs(mask, (-1,)) if mask.ndim != 1 else mask
+    counts = flat.astype(np.int64)
+    total = counts.sum()
+    if n_rows == 0:  # nothing to write: the mask must select nothing
+        return _check_count(arr, total, 0)
+    order = _rs(da.cumsum(counts) - 1, mask.shape)
+    # (clipped: a gather out of range never runs; the count check raises)
+    order = da.where(mask, da.minimum(order, n_rows - 1), 0)
+    gathered = _rs(rows[_rs(order, (-1,))], mask.shape + rows.shape[1:])
+    gathered = _check_count(gathered, total, n_rows)
+    return _elemwise(_chunk_where, full_mask, gathered, arr, dtype=arr.dtype)
+
+
+def _check_count(value: Any, total: Any, n_rows: int) -> Any:
+    """``value``, whose chunks raise NumPy's ValueError when computed if the
+    mask selected ``total`` (0-d) elements and not ``n_rows``."""
+
+    def check(v: Any, t: Any) -> Any:
+        if int(t) != n_rows:
+            msg = (
+                f"NumPy boolean array indexing assignment cannot assign {n_rows} "
+                f"input values to the {int(t)} output values where the mask is true"
+            )
+            raise ValueError(msg)
+        return v
+
+    ind = tuple(range(value.ndim))
+    return da.blockwise(
+        check, ind, value, ind, total, (), dtype=value.dtype, meta=value._meta
+    )
 
 
 def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
@@ -769,12 +1529,13 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
         )
         raise ValueError(msg)
     if value.ndim <= trailing:  # broadcasts over the selected elements
-        return da.where(mask[(...,) + (None,) * trailing], value, arr).astype(arr.dtype)
+        full = mask[(...,) + (None,) * trailing]
+        return _elemwise(_chunk_where, full, value, arr, dtype=arr.dtype)
     arr = arr.rechunk({mask.ndim + i: -1 for i in range(trailing)})
     mask = mask.rechunk(arr.chunks[: mask.ndim])
-    flat = mask.reshape(-1).astype(np.int64)
+    flat = _rs(mask, (-1,)).astype(np.int64)
     # each selected element's row in the selection (row-major order)
-    order = (da.cumsum(flat) - 1).reshape(mask.shape).rechunk(mask.chunks)
+    order = _rs(da.cumsum(flat) - 1, mask.shape).rechunk(mask.chunks)
     total = da.sum(flat)
     value = value.astype(arr.dtype)
     if value.ndim < trailing + 1:
@@ -886,6 +1647,8 @@ def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
     # Each output chunk needs the whole of ``x`` along ``axis``: chunks are
     # made whole along that axis only (the others stay as they are).
     nd = x.ndim
+    if _sizes.unknown(x) or _sizes.unknown(indices):
+        return _take_along_unknown(x, indices, axis)
     shape_x = list(x.shape)
     shape_i = list(indices.shape)
     common = [max(a, b) for a, b in zip(shape_x, shape_i, strict=True)]
@@ -913,15 +1676,128 @@ def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
     )
 
 
+def _take_along_unknown(x: Any, indices: Any, axis: int) -> Any:
+    """``take_along_axis`` where sizes are data-dependent: the axis whole on
+    both sides, the other axes chunked alike (as arrays masked alike are),
+    the chunk kernel on each pair of chunks."""
+    xw = _sizes.gather(x, axis)
+    iw = _sizes.gather(indices, axis)
+    for d in range(x.ndim):
+        if d != axis and xw.numblocks[d] != iw.numblocks[d]:
+            if _sizes.unknown_axis(xw, d) or _sizes.unknown_axis(iw, d):
+                msg = (
+                    "take_along_axis(): `x` and `indices` have data-dependent "
+                    "sizes (None) in different chunks, which the dask device "
+                    "cannot align lazily; compute them first (ocean_ext.compute)"
+                )
+                raise NotImplementedError(msg)
+            iw = iw.rechunk({d: xw.chunks[d]})
+    kernel = _chunks.kernels()["take_along_axis"]
+    ind = tuple(range(x.ndim))
+    x_ind = tuple(x.ndim if d == axis else d for d in ind)
+    return da.blockwise(
+        lambda b, i: kernel(b, i, axis),
+        ind,
+        xw,
+        x_ind,
+        iw,
+        ind,
+        dtype=x.dtype,
+        concatenate=True,
+        meta=x._meta,
+        align_arrays=False,
+    )
+
+
 # --- searching --------------------------------------------------------------
-def _argext(func: Callable[..., Any]) -> Callable[..., Any]:
+def _argext(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(x: Any, axis: Any, keepdims: bool) -> Any:
         if axis is None:
-            res = func(x.reshape(-1), axis=0)
-            return res.reshape((1,) * x.ndim) if keepdims else res
+            flat = _rs(x, (-1,))
+            res = entry(flat, 0, False)
+            return _rs(res, (1,) * x.ndim) if keepdims else res
+        if _sizes.unknown_axis(x, axis) or 0 in x.chunks[axis]:
+            return _arg_unknown(x, axis, keepdims, name)
         return func(x, axis=axis, keepdims=keepdims)
 
     return entry
+
+
+def _arg_unknown(x: Any, axis: int, keepdims: bool, name: str) -> Any:
+    """``argmax``/``argmin`` along an axis of data-dependent length (or with
+    empty chunks): each chunk's first extreme and its index (shifted by where
+    the chunk starts, computed in the graph), then a chain over the chunks
+    keeping the first extreme (NaN first, as NumPy).  No chunk at all raises
+    NumPy's ValueError when the graph runs.
+
+    Note: dask's arg-reductions need the chunk sizes.
+    """
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    kernel = _chunks.kernels()[name]
+    out = f"ocean-{name}-{tokenize(x.name, axis, keepdims)}"
+    if _sizes.unknown_axis(x, axis):
+        dsk, starts = _sizes.offsets(x, axis)
+    else:
+        dsk = {}
+        starts = np.cumsum((0, *x.chunks[axis]), dtype=np.int64)
+    nb = x.numblocks[axis]
+    others = [range(n) if d != axis else range(1) for d, n in enumerate(x.numblocks)]
+    for idx in itertools.product(*others):
+        acc = None
+        for i in range(nb):
+            src = list(idx)
+            src[axis] = i
+            local = (f"{out}-local", *src)
+            dsk[local] = (_arg_local, kernel, (x.name, *src), axis, starts, i)
+            key = (f"{out}-acc", *src)
+            dsk[key] = (_arg_pick, acc, local, name)
+            acc = key
+        res_idx = list(idx) if keepdims else [d for j, d in enumerate(idx) if j != axis]
+        dsk[(out, *res_idx)] = (_arg_final, acc, axis, keepdims, name)
+    chunks = list(x.chunks)
+    if keepdims:
+        chunks[axis] = (1,)
+    else:
+        del chunks[axis]
+    graph = HighLevelGraph.from_collections(out, dsk, dependencies=[x])
+    meta = _sizes._meta(x, len(chunks), np.int64)
+    return da.Array(graph, out, tuple(chunks), meta=meta)
+
+
+def _arg_local(kernel: Any, b: Any, axis: int, starts: Any, i: int) -> Any:
+    if b.shape[axis] == 0:
+        shape = tuple(1 if d == axis else n for d, n in enumerate(b.shape))
+        return _NoPart(shape, _chunks.module_of(b))
+    xpm = _chunks.module_of(b)
+    li = kernel(b, axis, True)
+    return (xpm.take_along_axis(b, li, axis=axis), li + int(starts[i]))
+
+
+def _arg_pick(a: Any, b: Any, name: str) -> Any:
+    """The first extreme of two partials (values, indices), ``a`` before ``b``."""
+    if a is None or (isinstance(a, _NoPart) and not isinstance(b, _NoPart)):
+        return b
+    if isinstance(b, _NoPart):
+        return a
+    (va, ia), (vb, ib) = a, b
+    xpm = _chunks.module_of(va)
+    better = (vb > va) if name == "argmax" else (vb < va)
+    if va.dtype.kind in "fc":
+        better = better | (xpm.isnan(vb) & ~xpm.isnan(va))
+    return (xpm.where(better, vb, va), xpm.where(better, ib, ia))
+
+
+def _arg_final(acc: Any, axis: int, keepdims: bool, name: str) -> Any:
+    if isinstance(acc, _NoPart):
+        if math.prod(acc.shape):  # results to give, and nothing to reduce
+            msg = f"attempt to get {name} of an empty sequence"
+            raise ValueError(msg)
+        empty = acc.xp.zeros(acc.shape, dtype=np.int64)
+        return empty if keepdims else empty.squeeze(axis=axis)
+    idx = acc[1].astype(np.int64, copy=False)
+    return idx if keepdims else idx.squeeze(axis=axis)
 
 
 def _count_nonzero(x: Any, axis: Any, keepdims: bool) -> Any:
@@ -929,37 +1805,95 @@ def _count_nonzero(x: Any, axis: Any, keepdims: bool) -> Any:
 
 
 def _nonzero(x: Any) -> Any:
+    """The indices of the non-zero elements, in row-major order: the axes but
+    the first made whole (each chunk then holds whole rows), each chunk's
+    indices found by the chunk kernel, its first-axis indices shifted by
+    where the chunk starts (computed in the graph where that is
+    data-dependent).
+
+    Note: not dask's ``nonzero``, which needs the chunk sizes, and fails on
+    empty arrays in chunks of one.
+    """
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
     if x.ndim == 0:
         msg = "nonzero(): 0-d input"
         raise ValueError(msg)
-    if _chunks.current() is not None:
-        # Note: dask's nonzero indexes NumPy index grids with the chunks'
-        # mask, which CuPy chunks cannot be; the grids are on the GPU here.
-        nz = (x != 0).reshape(-1)
-        out = []
-        for axis, n in enumerate(x.shape):
-            shape = [1] * x.ndim
-            shape[axis] = n
-            grid = _chunks.arange(0, n, chunks=(x.chunks[axis],), dtype=np.int64)
-            grid = da.broadcast_to(grid.reshape(shape), x.shape, chunks=x.chunks)
-            out.append(grid.reshape(-1)[nz])
-        return tuple(out)
-    return tuple(da.nonzero(x))
+    rows = _sizes.whole(x, range(1, x.ndim))
+    kernel = _chunks.kernels()["nonzero"]
+    name = f"ocean-nonzero-{tokenize(rows.name)}"
+    if _sizes.unknown_axis(rows, 0):
+        dsk, starts = _sizes.offsets(rows, 0)
+    else:
+        dsk = {}
+        starts = np.cumsum((0, *rows.chunks[0]), dtype=np.int64)
+    nb = rows.numblocks[0]
+    for i in range(nb):
+        dsk[(name, i)] = (
+            _nonzero_block,
+            kernel,
+            (rows.name, i, *(0,) * (x.ndim - 1)),
+            starts,
+            i,
+        )
+    outs = []
+    meta = _sizes._meta(x, 1, np.int64)
+    for axis in range(x.ndim):
+        fname = f"{name}-{axis}"
+        layer = {(fname, i): (_field, (name, i), axis) for i in range(nb)}
+        graph = HighLevelGraph.from_collections(
+            fname, {**dsk, **layer}, dependencies=[rows]
+        )
+        outs.append(da.Array(graph, fname, ((math.nan,) * nb,), meta=meta))
+    return tuple(outs)
+
+
+def _nonzero_block(kernel: Any, b: Any, starts: Any, i: int) -> tuple[Any, ...]:
+    idx = tuple(kernel(b))
+    first = idx[0].astype(np.int64, copy=False) + int(starts[i])
+    return (first, *(k.astype(np.int64, copy=False) for k in idx[1:]))
+
+
+def _field(t: tuple[Any, ...], j: int) -> Any:
+    return t[j]
 
 
 def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> Any:
+    """The insertion places of ``x2`` in sorted ``x1``: for each chunk of
+    ``x1``, how many of its elements come before each value (the chunk
+    kernel), added up over the chunks.
+
+    Note: dask's ``searchsorted`` adds each chunk's offset instead, which is
+    NaN (and the result float64 under an integer dtype) when the chunk sizes
+    are data-dependent, and fails on empty chunks; a count needs no offsets.
+    """
     if sorter is not None:
-        x1 = x1[sorter]
+        x1 = _take(x1, sorter, 0)
     if not isinstance(x2, _Array):
         x2 = _chunks.asarray(x2, dtype=x1.dtype)
     elif x1.dtype != x2.dtype and _chunks.current() is not None:
         # Note: CuPy compares without promoting; both in the common dtype
         rt = np.result_type(x1.dtype, x2.dtype)
         x1, x2 = x1.astype(rt), x2.astype(rt)
-    if x2.ndim == 0:
-        return da.searchsorted(x1, x2.reshape(1), side=side).reshape(())
-    flat = x2.reshape(-1)
-    return da.searchsorted(x1, flat, side=side).reshape(x2.shape)
+    kernel = _chunks.kernels()["searchsorted"]
+
+    def count(a: Any, v: Any) -> Any:
+        return kernel(a, v, side, None).astype(np.int64, copy=False)[None]
+
+    ind2 = tuple(range(1, x2.ndim + 1))
+    counts = da.blockwise(
+        count,
+        (0, *ind2),
+        x1,
+        (0,),
+        x2,
+        ind2,
+        adjust_chunks={0: lambda c: 1},
+        dtype=np.int64,
+        meta=_sizes._meta(x2, x2.ndim + 1, np.int64),
+    )
+    return counts.sum(axis=0, dtype=np.int64)
 
 
 def _isin(x1: Any, x2: Any, invert: bool) -> Any:
@@ -970,14 +1904,17 @@ def _isin(x1: Any, x2: Any, invert: bool) -> Any:
         x2 = _chunks.asarray(x2)
     if g is not None:
         return _isin_blocks(g.kernel("isin"), x1, x2, invert)
-    return da.isin(x1, x2, invert=invert)
+    with warnings.catch_warnings():
+        # dask's note on its own plan (the blocks it pairs), not on the data
+        warnings.simplefilter("ignore", da.PerformanceWarning)
+        return da.isin(x1, x2, invert=invert)
 
 
 def _isin_blocks(kernel: Callable[..., Any], x1: Any, x2: Any, invert: bool) -> Any:
     """``isin`` of CuPy chunks: the CUDA table's entry (which promotes and
     orders NaNs as CuPy's own isin does not) for each pair of an ``x1`` chunk
     and an ``x2`` chunk, then any() over the ``x2`` chunks."""
-    test = x2.reshape(-1)
+    test = _rs(x2, (-1,))
     lead = tuple(range(x1.ndim))
 
     def block(e: Any, t: Any) -> Any:
@@ -999,36 +1936,155 @@ def _isin_blocks(kernel: Callable[..., Any], x1: Any, x2: Any, invert: bool) -> 
 
 
 # --- statistics -------------------------------------------------------------
-def _reduction(func: Callable[..., Any], with_dtype: bool) -> Callable[..., Any]:
+def _per_chunk(name: str, x: Any, *args: Any) -> Any:
+    """The chunk kernel ``name`` (CPU or CUDA table) on each chunk of ``x``,
+    with ``args`` after it: a reduction over ``axis=()``, which reduces
+    nothing, is exactly that (and the CPU's values, NaN and dtype alike)."""
+    kernel = _chunks.kernels()[name]
+    sample = np.ones((1,) * x.ndim, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        dtype = np.asarray(_chunks.CPU_KERNELS[name](sample, *args)).dtype
+    return x.map_blocks(
+        lambda b: kernel(b, *args), dtype=dtype, meta=_sizes._meta(x, dtype=dtype)
+    )
+
+
+def _reduction(
+    func: Callable[..., Any], with_dtype: bool, name: str
+) -> Callable[..., Any]:
     if with_dtype:
 
         def entry(x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
             if axis == ():
-                return x.astype(dtype or x.dtype)
+                return _per_chunk(name, x, (), dtype, keepdims)
             return func(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
     else:
 
         def entry(x: Any, axis: Any, keepdims: bool) -> Any:  # type: ignore[misc]
             if axis == ():
-                return x.copy()
+                return _per_chunk(name, x, (), keepdims)
             return func(x, axis=axis, keepdims=keepdims)
 
     return entry
 
 
-def _extremum(func: Callable[..., Any]) -> Callable[..., Any]:
+def _extremum(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(x: Any, axis: Any, keepdims: bool) -> Any:
         if axis == ():
-            return x.copy()
+            return _per_chunk(name, x, (), keepdims)
         if not any(_unknown(s) for s in x.shape) and math.prod(x.shape) == 0:
             # Note: only reductions with an empty result get here (the front
             # end refused the others); dask, as NumPy, raises for them.
             shape, _ = reduced(x.shape, axis, keepdims)
             return _zeros(0, shape, x.dtype)
+        if _sizes.unknown(x):
+            return _empty_safe(func, x, axis, keepdims, name)
         return func(x, axis=axis, keepdims=keepdims)
 
     return entry
+
+
+def _empty_safe(
+    func: Callable[..., Any],
+    x: Any,
+    axis: Any,
+    keepdims: bool,
+    name: str,
+    identity: Any = None,
+) -> Any:
+    """``max``/``min`` of an array of data-dependent size: each chunk reduced
+    by the chunk kernel, chunks that masking left empty skipped, then a chain
+    over the chunks of the reduced axes.  Every chunk empty raises NumPy's
+    ValueError when the graph runs, as the CPU does at once.
+
+    Note: dask's ``max``/``min`` reduce an empty chunk to an empty partial of
+    another shape, which breaks reductions along one axis of n-d arrays.
+    """
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    axes = _axes(x.ndim, axis)
+    kernel = _chunks.kernels()[name]
+    out = f"ocean-{name}-{tokenize(x.name, axes, keepdims)}"
+    dsk: dict[Any, Any] = {}
+    others = [range(1) if d in axes else range(n) for d, n in enumerate(x.numblocks)]
+    along = [range(n) if d in axes else range(1) for d, n in enumerate(x.numblocks)]
+    for idx in itertools.product(*others):
+        acc = None
+        for step in itertools.product(*along):
+            src = tuple(i + j for i, j in zip(idx, step, strict=True))
+            key = (f"{out}-acc", *src)
+            dsk[key] = (_extreme_step, kernel, acc, (x.name, *src), axes)
+            acc = key
+        res_idx = (
+            idx if keepdims else tuple(i for d, i in enumerate(idx) if d not in axes)
+        )
+        dsk[(out, *res_idx)] = (
+            _extreme_final,
+            acc,
+            axes,
+            keepdims,
+            name,
+            identity,
+            x.dtype,
+        )
+    chunks = [(1,) if d in axes else c for d, c in enumerate(x.chunks)]
+    if not keepdims:
+        chunks = [c for d, c in enumerate(chunks) if d not in axes]
+    graph = HighLevelGraph.from_collections(out, dsk, dependencies=[x])
+    return da.Array(graph, out, tuple(chunks), meta=_sizes._meta(x, len(chunks)))
+
+
+class _NoPart:
+    """The running max/min while every chunk was empty: the shape (keepdims)
+    its result has."""
+
+    __slots__ = ("shape", "xp")
+
+    def __init__(self, shape: tuple[int, ...], xp: Any = np) -> None:
+        self.shape = shape
+        self.xp = xp  # the chunks' module (NumPy or CuPy)
+
+
+def _extreme_step(kernel: Any, acc: Any, b: Any, axes: tuple[int, ...]) -> Any:
+    """The running max/min (keepdims), or _NoPart while every chunk was empty."""
+    if any(b.shape[a] == 0 for a in axes):
+        if acc is None:
+            shape = tuple(1 if d in axes else n for d, n in enumerate(b.shape))
+            return _NoPart(shape, _chunks.module_of(b))
+        return acc
+    part = kernel(b, axes, True)
+    if acc is None or isinstance(acc, _NoPart):
+        return part
+    both = _chunks.module_of(part).concatenate([acc, part], axis=axes[0])
+    return kernel(both, axes, True)
+
+
+def _extreme_final(
+    acc: Any,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    name: str,
+    identity: Any,
+    dtype: Any,
+) -> Any:
+    if isinstance(acc, _NoPart):
+        if identity is None and math.prod(acc.shape):
+            msg = f"zero-size array to reduction operation {name} which has no identity"
+            raise ValueError(msg)
+        acc = acc.xp.full(acc.shape, 0 if identity is None else identity, dtype=dtype)
+    return acc if keepdims else acc.squeeze(axis=axes)
+
+
+def _axes(ndim: int, axis: Any) -> tuple[int, ...]:
+    """The reduced axes of an ``axis`` argument (None, an int or a tuple), as
+    non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        return tuple(a % ndim for a in axis)
+    return (axis % ndim,)
 
 
 def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
@@ -1038,7 +2094,7 @@ def _nan_fill(shape: tuple[int, ...], dtype: Any) -> Any:
 
 def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
     if axis == ():
-        return x.copy()
+        return _per_chunk("mean", x, (), keepdims)
     if not any(_unknown(s) for s in x.shape):
         shape, count = reduced(x.shape, axis, keepdims)
         if count == 0:
@@ -1046,42 +2102,190 @@ def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
     return da.mean(x, axis=axis, keepdims=keepdims)
 
 
-def _spread(func: Callable[..., Any]) -> Callable[..., Any]:
+def _spread(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
+        if axis == ():
+            return _per_chunk(name, x, (), correction, keepdims)
         if not any(_unknown(s) for s in x.shape):
             shape, count = reduced(x.shape, axis, keepdims)
             if count - correction <= 0:
                 return _nan_fill(shape, x.dtype)
-        if axis == ():
-            # one element per result: 0 (count - correction > 0 was checked)
-            return da.zeros_like(x.real if x.dtype.kind == "c" else x)
-        res = func(x, axis=axis, ddof=correction, keepdims=keepdims)
+        if _sizes.unknown(x):
+            res = _two_pass_var(x, axis, correction, keepdims)
+            res = da.sqrt(res) if name == "std" else res
+        else:
+            res = func(x, axis=axis, ddof=correction, keepdims=keepdims)
         return res.astype(x.dtype) if x.dtype.kind != "c" else res
 
     return entry
 
 
-def _cumulative(func: Callable[..., Any], initial: int) -> Callable[..., Any]:
+def _count(x: Any, axis: Any, keepdims: bool) -> Any:
+    """How many elements each result of a reduction over ``axis`` reduces
+    (float64), chunk sizes unknown or not (each chunk counts itself)."""
+    axes = _axes(x.ndim, axis)
+
+    def chunk(b: Any, axis: Any = None, keepdims: bool = True, **kw: Any) -> Any:
+        shape = tuple(1 if i in axes else n for i, n in enumerate(b.shape))
+        n = math.prod(b.shape[a] for a in axes)
+        return _chunks.module_of(b).full(shape, float(n))
+
+    def agg(b: Any, axis: Any = None, keepdims: bool = False, **kw: Any) -> Any:
+        return b.sum(axis=axis, keepdims=keepdims)
+
+    return da.reduction(
+        x,
+        chunk,
+        agg,
+        combine=agg,
+        axis=axes,
+        keepdims=keepdims,
+        dtype=np.float64,
+        meta=_sizes._meta(x, x.ndim if keepdims else x.ndim - len(axes), np.float64),
+    )
+
+
+def _two_pass_var(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
+    """``var`` of an array of data-dependent size: the mean, then the sum of
+    squared deviations from it over the count minus ``correction``.
+
+    Note: dask's ``var`` combines per-chunk moments, and a chunk that a mask
+    left empty has a mean of 0/0 = NaN, which spread to the result.  NaN
+    where the count is at most ``correction``, as on the CPU.
+    """
+    n = _count(x, axis, True)
+    total = da.sum(x, axis=axis, keepdims=True)
+    with np.errstate(all="ignore"):
+        mean = total / da.maximum(n, 1)
+        d = x - mean
+        sq = (d.real**2 + d.imag**2) if x.dtype.kind == "c" else d * d
+        ss = da.sum(sq, axis=axis, keepdims=True)
+        dof = n - correction
+        res = da.where(dof > 0, ss / da.where(dof > 0, dof, 1), np.nan)
+    if not keepdims:
+        res = da.squeeze(res, axis=_axes(x.ndim, axis))
+    real = np.dtype(x.dtype.char.lower()) if x.dtype.kind == "c" else x.dtype
+    return res.astype(real)
+
+
+def _cumulative(name: str, initial: int) -> Callable[..., Any]:
+    """``cumulative_sum`` / ``cumulative_prod``: each chunk accumulated by the
+    chunk kernel, then combined with the total of the chunks before it (a
+    chain of small tasks, one per chunk along the axis).
+
+    Note: not dask's ``cumsum``/``cumprod``, which read each chunk's last
+    element by slicing and so fail, or lose elements, on chunks that a mask
+    left empty; here an empty chunk adds the identity.  Chunk sizes are never
+    needed: arrays of data-dependent length accumulate as the others.
+    """
+
     def entry(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
-        res = (
-            func(x, axis=axis, dtype=dtype)
-            if x.shape[axis]
-            else x.astype(dtype or x.dtype)
-        )
+        from dask.base import tokenize
+        from dask.highlevelgraph import HighLevelGraph
+
+        kernel = _chunks.kernels()[name]
+        sample = np.ones((1,) * x.ndim, dtype=x.dtype)
+        dt = _chunks.CPU_KERNELS[name](sample, axis, dtype, False).dtype
+        nb = x.numblocks[axis]
+        if nb == 1:
+            chunks = list(x.chunks)
+            if include_initial:
+                chunks[axis] = (chunks[axis][0] + 1,)
+            return x.map_blocks(
+                lambda b: kernel(b, axis, dtype, include_initial),
+                dtype=dt,
+                chunks=tuple(chunks),
+                meta=_sizes._meta(x, dtype=dt),
+            )
+        token = tokenize(x.name, name, axis, str(dt), include_initial)
+        out = f"ocean-{name}-{token}"
+        dsk: dict[Any, Any] = {}
+        for idx in itertools.product(*map(range, x.numblocks)):
+            i = idx[axis]
+            local = (f"{out}-local", *idx)
+            dsk[local] = (_accumulate, kernel, (x.name, *idx), axis, dtype)
+            # carry: the total of the chunks before this one (None: identity)
+            carry = (f"{out}-carry", *idx)
+            if i == 0:
+                dsk[carry] = None
+            else:
+                before = list(idx)
+                before[axis] = i - 1
+                dsk[carry] = (
+                    _carry_on,
+                    (f"{out}-carry", *before),
+                    (f"{out}-local", *before),
+                    axis,
+                    name,
+                )
+            out_idx = list(idx)
+            if include_initial:
+                out_idx[axis] = i + 1
+            dsk[(out, *out_idx)] = (_with_carry, local, carry, name)
+            if include_initial and i == 0:
+                dsk[(out, *idx)] = (_identity_slab, local, axis, initial)
+        chunks = list(x.chunks)
         if include_initial:
-            shape = list(x.shape)
-            shape[axis] = 1
-            first = _full(0, tuple(shape), initial, res.dtype)
-            res = da.concatenate([first, res], axis=axis)
-        return res
+            chunks[axis] = (1, *chunks[axis])
+        graph = HighLevelGraph.from_collections(out, dsk, dependencies=[x])
+        return da.Array(graph, out, tuple(chunks), meta=_sizes._meta(x, dtype=dt))
 
     return entry
 
 
+def _accumulate(kernel: Any, b: Any, axis: int, dtype: Any) -> Any:
+    return kernel(b, axis, dtype, False)
+
+
+def _last(local: Any, axis: int) -> Any:
+    key: list[Any] = [slice(None)] * local.ndim
+    key[axis] = slice(-1, None)
+    return local[tuple(key)]
+
+
+def _carry_on(carry: Any, local: Any, axis: int, name: str) -> Any:
+    """The total through a chunk: the carry before it combined with its last
+    accumulated element (the carry itself for an empty chunk)."""
+    if local.shape[axis] == 0:
+        return carry
+    last = _last(local, axis)
+    if carry is None:
+        return last
+    xpm = _chunks.module_of(last)
+    op = xpm.add if name == "cumulative_sum" else xpm.multiply
+    return op(carry, last).astype(last.dtype, copy=False)
+
+
+def _with_carry(local: Any, carry: Any, name: str) -> Any:
+    if carry is None or local.size == 0:
+        return local
+    xpm = _chunks.module_of(local)
+    op = xpm.add if name == "cumulative_sum" else xpm.multiply
+    return op(local, carry).astype(local.dtype, copy=False)
+
+
+def _identity_slab(local: Any, axis: int, initial: int) -> Any:
+    shape = list(local.shape)
+    shape[axis] = 1
+    return _chunks.module_of(local).full(tuple(shape), initial, dtype=local.dtype)
+
+
 def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
-    if prepend is not None or append is not None:
-        x = da.concatenate(
-            [p for p in (prepend, x, append) if p is not None], axis=axis
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        unknown = any(_sizes.unknown(p) for p in parts)
+        x = da.concatenate(parts, axis=axis, allow_unknown_chunksizes=unknown)
+    if _sizes.unknown_axis(x, axis):
+        # Note: dask slices need the length: the axis whole, the chunk kernel
+        kernel = _chunks.kernels()["diff"]
+        xw = _sizes.gather(x, axis)
+        chunks = list(xw.chunks)
+        chunks[axis] = (math.nan,)
+        return xw.map_blocks(
+            lambda b: kernel(b, axis, n, None, None),
+            chunks=tuple(chunks),
+            dtype=x.dtype,
+            meta=x._meta,
         )
     lo = [slice(None)] * x.ndim
     hi = lo[:]
@@ -1159,7 +2363,7 @@ def _gufunc(
     their chunks, so a stack of matrices is computed in parallel.  Output
     dtypes come from one call on a 2x2 sample."""
     arrays = [a for a in args if isinstance(a, _Array)]
-    if any(0 in a.shape for a in arrays):
+    if any(0 in a.shape for a in arrays) and not any(_sizes.unknown(a) for a in arrays):
         # Nothing to compute, and dask's gufuncs refuse empty core blocks:
         # the CPU entry on empty NumPy input gives the result (and shapes).
         # (identity matrices, so that a factorisation of the non-empty
@@ -1181,6 +2385,8 @@ def _gufunc(
         res = func(*samples)
     outs = res if isinstance(res, tuple) else (res,)
     dtypes = [getattr(r, "dtype", None) or np.asarray(r).dtype for r in outs]
+    if any(_sizes.unknown(a) for a in arrays):
+        return _gufunc_whole(func, in_dims, out_dims, args, dtypes, sizes or {})
     known = {}
     for a, dims in zip(args, in_dims, strict=True):
         if isinstance(a, _Array):
@@ -1191,6 +2397,74 @@ def _gufunc(
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         result = _apply_gufunc(func, signature, args, dtypes, out_sizes)
     return tuple(result) if isinstance(result, (tuple, list)) else result
+
+
+def _gufunc_whole(
+    func: Callable[..., Any],
+    in_dims: list[tuple[str, ...]],
+    out_dims: list[tuple[str, ...]],
+    args: tuple[Any, ...],
+    dtypes: list[Any],
+    sizes: dict[str, int],
+) -> Any:
+    """``func`` on operands of data-dependent size: each operand in one chunk
+    (dask's gufuncs need the core sizes), one task; the result's sizes are
+    data-dependent where they follow from unknown ones."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    wholes = [
+        _sizes.whole(a, range(a.ndim)) if isinstance(a, _Array) else a for a in args
+    ]
+    known: dict[str, float] = {}
+    batches = []
+    any_unknown = False
+    for a, dims in zip(args, in_dims, strict=True):
+        if not isinstance(a, _Array):
+            continue
+        core = a.shape[a.ndim - len(dims) :]
+        for d, n in zip(dims, core, strict=True):
+            known[d] = n
+            any_unknown = any_unknown or _unknown(n)
+        batches.append(a.shape[: a.ndim - len(dims)])
+    nb = max((len(b) for b in batches), default=0)
+    batch = []
+    for i in range(nb):
+        vals = [b[len(b) - nb + i] for b in batches if len(b) - nb + i >= 0]
+        batch.append(
+            math.nan if any(_unknown(v) for v in vals) else max(int(v) for v in vals)
+        )
+    name = f"ocean-gufunc-{tokenize(*[w.name if isinstance(w, _Array) else w for w in wholes])}"
+    task = (
+        func,
+        *[(w.name, *(0,) * w.ndim) if isinstance(w, _Array) else w for w in wholes],
+    )
+    dsk: dict[Any, Any] = {(name,): task}
+    res = []
+    many = len(out_dims) > 1
+    for j, (dims, dtype) in enumerate(zip(out_dims, dtypes, strict=True)):
+        core = []
+        for d in dims:
+            if d in known:
+                core.append(known[d])
+            elif d in sizes and not any_unknown:
+                core.append(sizes[d])
+            else:
+                core.append(math.nan)
+        shape = (*batch, *core)
+        fname = f"{name}-{j}"
+        layer = {(fname, *(0,) * len(shape)): (_pick_field, (name,), j, many)}
+        arrays = [w for w in wholes if isinstance(w, _Array)]
+        graph = HighLevelGraph.from_collections(
+            fname, {**dsk, **layer}, dependencies=arrays
+        )
+        chunks = tuple((n,) for n in shape)
+        res.append(
+            da.Array(
+                graph, fname, chunks, meta=_sizes._meta(arrays[0], len(shape), dtype)
+            )
+        )
+    return tuple(res) if many else res[0]
 
 
 def _apply_gufunc(
@@ -1336,17 +2610,24 @@ def _vector_norm(x: Any, axis: Any, keepdims: bool, ord: float) -> Any:
     if ord == _inf:
         if size0:
             return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
+        if _sizes.unknown(a):  # (empty, perhaps: 0, as for a known size)
+            return _empty_safe(None, a.astype(real), axis, keepdims, "max", 0)
         return a.max(axis=axis, keepdims=keepdims)
     if ord == -_inf:
         if size0:
             return _full(0, reduced(x.shape, axis, keepdims)[0], _inf, real)
+        if _sizes.unknown(a):
+            return _empty_safe(None, a.astype(real), axis, keepdims, "min", _inf)
         return a.min(axis=axis, keepdims=keepdims)
     if ord == 0:
         return (a != 0).sum(axis=axis, keepdims=keepdims, dtype=real)
     if ord > 0:
         if size0:
             return _zeros(0, reduced(x.shape, axis, keepdims)[0], real)
-        m = a.max(axis=axis, keepdims=True)
+        if _sizes.unknown(a):
+            m = _empty_safe(None, a.astype(real), axis, True, "max", 0)
+        else:
+            m = a.max(axis=axis, keepdims=True)
         scale = da.where((m == 0) | ~da.isfinite(m), 1, m).astype(real)
         s = ((a / scale) ** ord).sum(axis=axis, keepdims=keepdims) ** (1.0 / ord)
         sc = scale if keepdims else da.squeeze(scale, axis=axis)
@@ -1361,45 +2642,68 @@ def _fft_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
 
     def one_dim(name: str) -> Callable[..., Any]:
         cpu = c[name]
+        half = name in ("fft.irfft", "fft.hfft")
+        halved = name in ("fft.rfft", "fft.ihfft")
 
-        def entry(x: Any, n: int, axis: int, norm: str) -> Any:
-            x = x.rechunk({axis: -1})
+        def entry(x: Any, n: int | None, axis: int, norm: str) -> Any:
+            # n None: the axis has a data-dependent length, which the
+            # transform takes from each chunk (whole along the axis)
+            x = _sizes.gather(x, axis)
+            size = 2 if n is None else n
             sample = cpu(
                 _chunks.to_current(
-                    np.ones(
-                        (max(n, 1),) if name != "fft.irfft" else (2,), dtype=x.dtype
-                    )
+                    np.ones((max(size, 1),) if not half else (2,), dtype=x.dtype)
                 ),
-                n,
+                size,
                 0,
                 norm,
             )
             chunks = list(x.chunks)
-            chunks[axis] = (n if name not in ("fft.rfft", "fft.ihfft") else n // 2 + 1,)
+            out = math.nan if n is None else n // 2 + 1 if halved else n
+            chunks[axis] = (out,)
+
+            def block(b: Any) -> Any:
+                m = b.shape[axis]
+                length = n if n is not None else 2 * (m - 1) if half else m
+                return cpu(b, length, axis, norm)
+
             return x.map_blocks(
-                lambda b: cpu(b, n, axis, norm),
+                block,
                 dtype=sample.dtype,
                 chunks=tuple(chunks),
+                meta=_sizes._meta(x, dtype=sample.dtype),
             )
 
         return entry
 
     def n_dim(name: str) -> Callable[..., Any]:
         cpu = c[name]
+        half = name == "fft.irfftn"
 
-        def entry(x: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> Any:
-            x = x.rechunk(dict.fromkeys(axes, -1))
+        def entry(x: Any, s: tuple[Any, ...], axes: tuple[int, ...], norm: str) -> Any:
+            x = _sizes.whole(x, axes)
             ones = _chunks.to_current(np.ones((2,) * len(axes), dtype=x.dtype))
             sample = cpu(ones, (2,) * len(axes), tuple(range(len(axes))), norm)
             chunks = list(x.chunks)
             for size, ax in zip(s, axes, strict=True):
-                chunks[ax] = (size,)
+                chunks[ax] = (math.nan if size is None else size,)
             if name == "fft.rfftn":
-                chunks[axes[-1]] = (s[-1] // 2 + 1,)
+                last = s[-1]
+                chunks[axes[-1]] = (math.nan if last is None else last // 2 + 1,)
+
+            def block(b: Any) -> Any:
+                sizes = list(s)
+                for i, ax in enumerate(axes):
+                    if sizes[i] is None:
+                        m = b.shape[ax]
+                        sizes[i] = 2 * (m - 1) if half and i == len(axes) - 1 else m
+                return cpu(b, tuple(sizes), axes, norm)
+
             return x.map_blocks(
-                lambda b: cpu(b, s, axes, norm),
+                block,
                 dtype=sample.dtype,
                 chunks=tuple(chunks),
+                meta=_sizes._meta(x, dtype=sample.dtype),
             )
 
         return entry
@@ -1414,8 +2718,8 @@ def _fft_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
         cpu = c[name]
 
         def entry(x: Any, axes: tuple[int, ...]) -> Any:
-            x = x.rechunk(dict.fromkeys(axes, -1))
-            return x.map_blocks(lambda b: cpu(b, axes), dtype=x.dtype)
+            x = _sizes.whole(x, axes)
+            return x.map_blocks(lambda b: cpu(b, axes), dtype=x.dtype, meta=x._meta)
 
         return entry
 
@@ -1533,6 +2837,80 @@ def _view(func: Callable[..., Any], to_complex: bool) -> Callable[..., Any]:
     return entry
 
 
+# --- sorting and unique of data-dependent sizes -------------------------------
+def _sort_entry(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``sort``/``argsort``: an array of data-dependent size is sorted with
+    the axis in one chunk (the sample sort plans its output chunks from the
+    input's sizes), by the chunk kernel."""
+
+    def entry(x: Any, axis: int, descending: bool, stable: bool) -> Any:
+        if x.ndim and _sizes.unknown(x):
+            xw = _sizes.gather(x, axis)
+            kernel = _chunks.kernels()[name]
+            dtype = np.dtype(np.int64) if name == "argsort" else x.dtype
+            return xw.map_blocks(
+                lambda b: kernel(b, axis, descending, True),
+                dtype=dtype,
+                meta=_sizes._meta(x, dtype=dtype),
+            )
+        return func(x, axis, descending, stable)
+
+    return entry
+
+
+def _unique_entry(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``unique_*``: an array of data-dependent size over several chunks is
+    brought into one chunk and the chunk kernel finds its unique values
+    (1-d of one chunk: as before, the kernel on it)."""
+
+    def entry(x: Any) -> Any:
+        if not _sizes.unknown(x):
+            return func(x)
+        from dask.base import tokenize
+        from dask.highlevelgraph import HighLevelGraph
+
+        xw = _sizes.whole(x, range(x.ndim))
+        kernel = _chunks.kernels()[name]
+        probe = _chunks.CPU_KERNELS[name](np.zeros((1,) * x.ndim, dtype=x.dtype))
+        outs = probe if isinstance(probe, tuple) else (probe,)
+        key = f"ocean-{name}-{tokenize(xw.name)}"
+        dsk: dict[Any, Any] = {(key,): (kernel, (xw.name, *(0,) * x.ndim))}
+        res = []
+        for j, o in enumerate(outs):
+            fname = f"{key}-{j}"
+            inverse = name in ("unique_inverse", "unique_all") and j == (
+                1 if name == "unique_inverse" else 2
+            )
+            if inverse:  # x's shape (and chunks: one per axis)
+                chunks = xw.chunks
+                layer = {
+                    (fname, *(0,) * x.ndim): (
+                        _pick_field,
+                        (key,),
+                        j,
+                        isinstance(probe, tuple),
+                    )
+                }
+            else:
+                chunks = ((math.nan,),)
+                layer = {(fname, 0): (_pick_field, (key,), j, isinstance(probe, tuple))}
+            graph = HighLevelGraph.from_collections(
+                fname, {**dsk, **layer}, dependencies=[xw]
+            )
+            res.append(
+                da.Array(
+                    graph, fname, chunks, meta=_sizes._meta(x, len(chunks), o.dtype)
+                )
+            )
+        return tuple(res) if isinstance(probe, tuple) else res[0]
+
+    return entry
+
+
+def _pick_field(t: Any, j: int, many: bool) -> Any:
+    return t[j] if many else t
+
+
 # --- the table --------------------------------------------------------------
 def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
     """The table over NumPy chunks, or (``gpu``) over CuPy chunks: the same
@@ -1548,9 +2926,11 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
         {
             "clip": _clip,
             "raise_if": _raise_if,
+            "full_like": _full_like,
+            "broadcast_like": _broadcast_like,
             "where": _where,
-            "astype": lambda x, dtype, copy: x.astype(dtype),
-            "copy": lambda x: x.copy(),
+            "astype": lambda x, dtype, copy: _sizes.keep(x.astype(dtype), x),
+            "copy": lambda x: _sizes.keep(x.copy(), x),
             "getitem": _getitem,
             "getitem_native": _getitem,
             "native_result": lambda x: x,
@@ -1568,7 +2948,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "triu": _tri(False),
             "meshgrid": _meshgrid,
             # manipulation
-            "broadcast_to": lambda x, shape: da.broadcast_to(x, shape),
+            "broadcast_to": _broadcast_to,
             "concat": _concat,
             "stack": _stack,
             "expand_dims": _expand_dims,
@@ -1582,8 +2962,8 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "tile": _tile,
             "unstack": _unstack,
             # searching
-            "argmax": _argext(da.argmax),
-            "argmin": _argext(da.argmin),
+            "argmax": _argext(da.argmax, "argmax"),
+            "argmin": _argext(da.argmin, "argmin"),
             "count_nonzero": _count_nonzero,
             "nonzero": _nonzero,
             "searchsorted": _searchsorted,
@@ -1596,17 +2976,17 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "sort": _sort.sort,
             "argsort": _sort.argsort,
             # statistics
-            "sum": _reduction(da.sum, True),
-            "prod": _reduction(da.prod, True),
-            "max": _extremum(da.max),
-            "min": _extremum(da.min),
+            "sum": _reduction(da.sum, True, "sum"),
+            "prod": _reduction(da.prod, True, "prod"),
+            "max": _extremum(da.max, "max"),
+            "min": _extremum(da.min, "min"),
             "mean": _mean,
-            "std": _spread(da.std),
-            "var": _spread(da.var),
-            "all": _reduction(da.all, False),
-            "any": _reduction(da.any, False),
-            "cumulative_sum": _cumulative(da.cumsum, 0),
-            "cumulative_prod": _cumulative(da.cumprod, 1),
+            "std": _spread(da.std, "std"),
+            "var": _spread(da.var, "var"),
+            "all": _reduction(da.all, False, "all"),
+            "any": _reduction(da.any, False, "any"),
+            "cumulative_sum": _cumulative("cumulative_sum", 0),
+            "cumulative_prod": _cumulative("cumulative_prod", 1),
             "diff": _diff,
             # linear algebra
             "matmul": _matmul,
@@ -1622,6 +3002,10 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
         for name in ("sort", "argsort", "unique_all", "unique_counts",
                      "unique_inverse", "unique_values"):  # fmt: skip
             raw[name] = getattr(_cusort, name)
+    for name in ("sort", "argsort"):
+        raw[name] = _sort_entry(raw[name], name)
+    for name in ("unique_all", "unique_counts", "unique_inverse", "unique_values"):
+        raw[name] = _unique_entry(raw[name], name)
     ops = {name: _lift(func, name) for name, func in raw.items()}
     ops["setitem"] = _setitem  # works on the handle itself (rebinds it)
     return ops

@@ -204,15 +204,32 @@ def test_data_dependent_sizes_are_none_never_nan():
     assert values(masked).shape == (1, 5)
 
 
-def test_indexing_an_unknown_length_says_so():
-    x = xp.arange(10, device="dask")
-    y = x[x > 4]
-    np.testing.assert_array_equal(values(y[None, ...][:, :]), [[5, 6, 7, 8, 9]])
-    for key in (0, -1, slice(1, 3)):
-        with pytest.raises(NotImplementedError, match=r"__getitem__\(\): axis 0"):
-            y[key]
-    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): axis 0"):
-        y[0] = 1
+def test_indexing_an_unknown_length_computes_offsets_in_the_graph(runs):
+    a = np.arange(20)
+    x = on_dask(a, chunks=3)
+    y = x[x % 3 != 1]  # chunks of data-dependent length, some short
+    want = a[a % 3 != 1]
+    keys = [0, -1, 5, slice(1, 3), slice(None, None, -2), slice(-4, None)]
+    keys += [slice(-100, 100, 3), slice(8, 2, -1), slice(0, 0)]
+    got = [y[k] for k in keys]
+    assert runs["n"] == 0  # nothing computed to index
+    for k, r in zip(keys, got, strict=True):
+        np.testing.assert_array_equal(values(r), want[k])
+    np.testing.assert_array_equal(values(y[None, ...][:, :]), [want])
+    with pytest.raises(IndexError, match="out of bounds"):
+        values(y[100])
+    # assignments through a selection mask computed in the graph
+    z = y * 1
+    z[0] = 100
+    z[-3::-2] = -1
+    z[xp.asarray([1, -1], device=DASK)] = 7
+    w = want.copy()
+    w[0] = 100
+    w[-3::-2] = -1
+    w[[1, -1]] = 7
+    np.testing.assert_array_equal(values(z), w)
+    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): .*whole axes"):
+        z[1:3] = xp.asarray([1, 2], device=DASK)
     with pytest.raises(TypeError, match=r"__iter__\(\)"):
         list(y)
 
@@ -562,14 +579,35 @@ def test_unique_functions_over_many_chunks():
     np.testing.assert_array_equal(values(xp.unique_values(x)), want_vals)
 
 
-def test_sort_of_a_masked_array_of_one_chunk_and_error_for_many():
+def test_sort_and_unique_of_masked_arrays_of_one_and_of_many_chunks():
     x = on_dask(np.array([5, 3, 9, 1, 7]), chunks=5)
     y = x[x > 2]
     np.testing.assert_array_equal(values(xp.sort(y)), [3, 5, 7, 9])
     np.testing.assert_array_equal(values(xp.unique_values(y)), [3, 5, 7, 9])
-    many = on_dask(np.arange(10), chunks=3)
-    with pytest.raises(NotImplementedError, match=r"sort\(\).*data-dependent"):
-        xp.sort(many[many > 2])
+    # over many chunks: the axis of data-dependent length in one chunk
+    a = np.array([4, 1, 9, 1, 7, 3, 3, 8, 0, 6])
+    many = on_dask(a, chunks=3)
+    m = many[many > 0]
+    want = a[a > 0]
+    np.testing.assert_array_equal(values(xp.sort(m)), np.sort(want))
+    np.testing.assert_array_equal(
+        values(xp.sort(m, descending=True)), np.sort(want)[::-1]
+    )
+    np.testing.assert_array_equal(
+        values(xp.argsort(m, descending=True)),
+        np.argsort(-want, kind="stable"),
+    )
+    u = xp.unique_all(m)
+    wv, wi, winv, wc = np.unique(
+        want, return_index=True, return_inverse=True, return_counts=True
+    )
+    for got, exp in zip(u, (wv, wi, winv, wc), strict=True):
+        np.testing.assert_array_equal(values(got), exp)
+    m2 = xp.reshape(many, (5, 2))[xp.reshape(many, (5, 2))[:, 0] > 0]
+    inv = xp.unique_inverse(m2).inverse_indices
+    assert inv.shape == (None, 2)
+    a2 = a.reshape(5, 2)[a.reshape(5, 2)[:, 0] > 0]
+    np.testing.assert_array_equal(values(inv), np.unique(a2, return_inverse=True)[1])
 
 
 # --- matmul and tensordot over many chunks ------------------------------------
@@ -869,10 +907,16 @@ def test_bridge_functions_reject_bad_input():
 def test_what_dask_cannot_do_lazily_names_the_function():
     x = on_dask(np.arange(12.0), chunks=5)
     y = x[x > 3]
-    with pytest.raises(NotImplementedError, match=r"reshape\(\): .*data-dependent"):
-        xp.reshape(y, (2, -1))
-    with pytest.raises(NotImplementedError, match=r"unique_values\(\): .*None"):
-        xp.unique_values(y)
+    with pytest.raises(NotImplementedError, match=r"unstack\(\): .*data-dependent"):
+        xp.unstack(y)
+    with pytest.raises(NotImplementedError, match=r"zeros_like\(\): .*data-dependent"):
+        xp.zeros_like(y, device=CPU)
+    with pytest.raises(NotImplementedError, match=r"__setitem__\(\): .*whole axes"):
+        y[1:3] = xp.asarray([1.0, 2.0], device=DASK)
+    # several index arrays on the unknown axis: the axis whole, lazily
+    z = xp.reshape(y, (-1, 1))
+    idx = xp.asarray([0, -1], device=DASK)
+    np.testing.assert_array_equal(values(z[idx, xp.zeros_like(idx)]), [4.0, 11.0])
 
 
 def test_mixed_advanced_indexing_and_scatter_match_numpy():
@@ -1113,11 +1157,37 @@ def test_data_dependent_sizes_in_in_place_operators_and_concat(runs):
     np.testing.assert_array_equal(
         values(joined), np.stack([want, want + 1.0, want], axis=1)
     )
-    # arrays cut differently on the unknown axis cannot be aligned lazily
+    # arrays cut differently on the unknown axis are aligned by making it
+    # whole (their chunks pair exactly); lazily
     other = chunked(a, 6)
     other = xp.stack([other[other > 2.0]] * 2, axis=1)
-    with pytest.raises(NotImplementedError, match=r"concat\(\).*dask"):
-        xp.concat([both, other], axis=1)
+    before = runs["n"]
+    wide = xp.concat([both, other], axis=1)
+    total = sel + xp.stack([other[:, 0]], axis=1)[:, 0]
+    assert runs["n"] == before
+    np.testing.assert_array_equal(
+        values(wide), np.stack([want, want + 1.0, want / 2, want / 2], axis=1)
+    )
+    np.testing.assert_array_equal(values(total), want * 1.5)
+
+
+def test_arrays_cut_by_different_masks_never_pair_chunks_wrongly():
+    # The same number of chunks of data-dependent sizes, cut differently:
+    # dask paired them chunk by chunk, broadcasting a chunk of one element
+    # over a chunk of two (a silent wrong result); arrays of different
+    # masks are now aligned exactly, and arrays of one mask stay paired.
+    x = on_dask(np.array([10, -1, -1, 20]), 2)  # chunks of 1 and 1 after > 0
+    y = on_dask(np.array([1, 2, -1, -1]), 2)  # chunks of 2 and 0
+    m1, m2 = x[x > 0], y[y > 0]
+    np.testing.assert_array_equal(values(m1 + m2), [11, 22])
+    np.testing.assert_array_equal(values(xp.where(m1 > 15, m1, m2)), [1, 20])
+    np.testing.assert_array_equal(values(xp.stack([m1, m2])), [[10, 20], [1, 2]])
+    z = on_dask(np.array([5, 6, 7, 8]), 2)
+    np.testing.assert_array_equal(values(m1 - z[x > 0]), [5, 12])
+    np.testing.assert_array_equal(values(m1 + y[y > 1]), [12, 22])  # broadcast 1
+    w = on_dask(np.array([1, 2, 3, -1]), 2)
+    with pytest.raises(ValueError, match="broadcast"):
+        values(m1 + w[w > 0])  # 2 and 3 elements: NumPy's error, when computed
 
 
 def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
@@ -1134,3 +1204,117 @@ def test_singular_matrices_raise_as_on_the_cpu_when_computed(runs):
         with pytest.raises(type(theirs.value)):
             values(y)
         runs["n"] = 0
+
+
+# --- dask collections ------------------------------------------------------------
+def test_arrays_are_dask_collections(runs):
+    x = xp.arange(10, device="dask")
+    y = x[x % 3 == 0]
+    assert dask.is_dask_collection(y)
+    assert not dask.is_dask_collection(xp.ones(3, device=CPU))
+    assert dask.base.tokenize(y) == dask.base.tokenize(y)
+    assert dask.base.tokenize(y) != dask.base.tokenize(x)
+    c, s, d = dask.compute(y, xp.sum(x), da.ones(2))
+    assert runs["n"] == 1  # one run for ours and dask's own together
+    assert type(c) is xp.Array
+    assert c.device == DASK
+    assert c.shape == (4,)
+    np.testing.assert_array_equal(values(c), [0, 3, 6, 9])
+    assert int(s) == 45
+    np.testing.assert_array_equal(d, [1.0, 1.0])
+    (p,) = dask.persist(x * 2)
+    assert runs["n"] == 2  # persist (int(s) of computed values runs nothing)
+    np.testing.assert_array_equal(values(p), np.arange(10) * 2)
+
+
+def test_progress_bar_and_callbacks_see_the_graph():
+    from dask.diagnostics import ProgressBar
+
+    x = xp.astype(xp.arange(100, device="dask"), xp.float64)
+    seen = []
+
+    class Count(dask.callbacks.Callback):
+        def _start(self, dsk):
+            seen.append(len(dsk))
+
+    with ProgressBar(out=__import__("io").StringIO()), Count():
+        # (threads: the module's cluster may be the default scheduler now)
+        (m,) = dask.compute(xp.mean(x), scheduler="threads")
+        assert float(m) == 49.5
+    assert seen
+    assert seen[0] > 0
+
+
+def test_persist_keeps_chunks_and_computes_sizes(runs):
+    x = chunked(np.arange(20), 6)
+    y = x[x % 4 != 1]
+    (p,) = ocean_ext.persist(y)
+    assert runs["n"] == 2  # the chunks, then their sizes
+    assert p.shape == (15,)
+    assert p.device == DASK
+    assert ocean_ext.to_dask(p).chunks == ((4, 5, 4, 2),)
+    np.testing.assert_array_equal(
+        values(xp.sort(p)), np.sort(np.arange(20)[np.arange(20) % 4 != 1])
+    )
+    z = xp.ones(3, device=CPU)
+    assert ocean_ext.persist(z)[0] is z
+    with pytest.raises(TypeError, match=r"persist\(\): `arrays\[0\]`"):
+        ocean_ext.persist([1])
+
+
+def test_repr_shows_chunks_always_and_values_once_computed(runs):
+    x = chunked(np.arange(5), 2)
+    text = repr(x * 2)
+    assert text.startswith("Array(<lazy>")
+    assert "chunks=((2, 2, 1),)" in text
+    assert "chunks=((None, None, None),)" in repr(x[x > 1])
+    (c,) = ocean_ext.compute(x * 2)
+    assert (
+        repr(c)
+        == "Array([0, 2, 4, 6, 8], dtype=int64, device=dask, chunks=((2, 2, 1),))"
+    )
+    (p,) = ocean_ext.persist(x[x > 1])
+    assert repr(p) == "Array([2, 3, 4], dtype=int64, device=dask, chunks=((0, 2, 1),))"
+    n = runs["n"]
+    repr(x * 3)
+    assert runs["n"] == n  # printing runs nothing
+    c[0] = 7  # a new graph: the values shown are gone
+    assert repr(c).startswith("Array(<lazy>")
+    many = ocean_ext.rechunk(xp.zeros(100, device="dask"), 10)
+    assert "chunks=(10 x 10,)" in repr(many)
+
+
+def test_known_sizes_computes_data_dependent_sizes_when_made(runs):
+    x = chunked(np.arange(10), 3)
+    assert x[x > 6].shape == (None,)
+    assert runs["n"] == 0
+    with ocean_ext.known_sizes():
+        y = x[x > 6]
+        u = xp.unique_values(x % 4)
+        nz = xp.nonzero(x > 7)[0]
+        kept = y + 1  # sizes known: nothing more to compute
+    assert runs["n"] == 3
+    assert (y.shape, u.shape, nz.shape, kept.shape) == ((3,), (4,), (2,), (3,))
+    np.testing.assert_array_equal(values(kept), [8, 9, 10])
+    assert x[x > 6].shape == (None,)  # outside the block: lazy again
+
+
+def test_asarray_of_a_dask_array_points_to_from_dask():
+    with pytest.raises(TypeError, match=r"ocean_ext\.from_dask"):
+        xp.asarray(da.ones(3))
+
+
+def test_client_compute_and_persist_take_arrays(client):
+    x = ocean_ext.rechunk(xp.arange(40, device="dask"), 7)
+    y = x[x % 3 == 0]
+    fut = client.compute(xp.sum(y))
+    assert int(fut.result()) == sum(range(0, 40, 3))
+    (p,) = client.persist([y * 2])
+    assert type(p) is xp.Array
+    assert p.device == DASK
+    np.testing.assert_array_equal(values(p), np.arange(0, 40, 3) * 2)
+    (q,) = ocean_ext.persist(y)  # on the workers; sizes known
+    assert q.shape == (14,)
+    assert "<persisted>" in repr(q)
+    (r,) = dask.compute(q + 1)
+    np.testing.assert_array_equal(values(r), np.arange(0, 40, 3) + 1)

@@ -7,7 +7,9 @@ with SciPy's result for the same NumPy input (rtol 1e-6).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 import traceback
 
@@ -18,6 +20,14 @@ import scipy.special as special
 import scipy.stats as stats
 
 import ocean_array_api as xp
+import ocean_ext
+
+# OCEAN_TEST_KNOWN_SIZES=1: each case runs inside ocean_ext.known_sizes()
+SIZES = (
+    ocean_ext.known_sizes
+    if os.environ.get("OCEAN_TEST_KNOWN_SIZES", "0") == "1"
+    else contextlib.nullcontext
+)
 
 rng = np.random.default_rng(0)
 A = rng.standard_normal((4, 6))
@@ -57,7 +67,8 @@ CASES = {
 def run_case(name, func):
     device = DEV1 if name.endswith("_cpu1") else None
     ref = np.asarray(func(np.asarray))
-    got = func(lambda a: xp.asarray(a, device=device))
+    with SIZES():
+        got = func(lambda a: xp.asarray(a, device=device))
     if type(got) is not xp.Array:
         return False, f"expected an ocean_array_api Array, got {type(got).__name__}"
     if device is not None and got.device != device:

@@ -1,6 +1,7 @@
 """Run in a child interpreter (SCIPY_ARRAY_API=1): scikit-learn on our arrays.
 
-Prints one JSON object: case name -> {"ok": bool, "detail": str}. A case is ok
+Prints one JSON object: case name -> {"ok": bool, "detail": str}.
+``OCEAN_TEST_KNOWN_SIZES=1`` runs each case inside ``ocean_ext.known_sizes()``. A case is ok
 when the result computed from ocean_array_api arrays (with
 ``array_api_dispatch=True``) is an Array on the input's device where one is
 expected, and agrees with the result from NumPy arrays (rtol 1e-6).
@@ -8,7 +9,9 @@ expected, and agrees with the result from NumPy arrays (rtol 1e-6).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 import traceback
 import warnings
@@ -24,8 +27,16 @@ from sklearn.mixture import GaussianMixture
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 import ocean_array_api as xp
+import ocean_ext
 
 RTOL = 1e-6
+# OCEAN_TEST_KNOWN_SIZES=1: each case runs inside ocean_ext.known_sizes()
+# (on a lazy device, data-dependent sizes are computed when made)
+SIZES = (
+    ocean_ext.known_sizes
+    if os.environ.get("OCEAN_TEST_KNOWN_SIZES", "0") == "1"
+    else contextlib.nullcontext
+)
 rng = np.random.default_rng(0)
 X = rng.standard_normal((60, 5))
 Y = rng.standard_normal((7, 5))
@@ -96,7 +107,7 @@ def _as_list(v):
 def run_case(name, func):
     device = DEV1 if name.endswith("_cpu1") else None
     ref = _as_list(func(np.asarray))
-    with sklearn.config_context(array_api_dispatch=True):
+    with sklearn.config_context(array_api_dispatch=True), SIZES():
         got = _as_list(func(lambda a: xp.asarray(a, device=device)))
     for i, (g, r) in enumerate(zip(got, ref, strict=True)):
         if isinstance(r, np.ndarray) and r.ndim > 0:

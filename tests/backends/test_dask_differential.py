@@ -1,0 +1,71 @@
+"""The differential test of the dask device: random standard programs run on
+``cpu:0`` and on the dask device, compared step by step.
+
+Programs (``dask_programs.py``) chain elementwise functions, reductions with
+every axis form, indexing and assignment of every kind (slices, integers,
+``None``, ``...``, masks, index arrays), in-place operators, manipulation,
+sorting, ``unique_*``, ``searchsorted``, ``nonzero``, cumulative functions,
+``linalg`` and ``fft``, with masks making data-dependent sizes along the way.
+Each program is replayed under every chunking of its inputs (one chunk,
+chunks of one element, uneven random chunks), plainly and with every input
+passed through a mask first (so that every step sees sizes that are
+``None``).  Integers and booleans must agree bit for bit; floating point
+within ``dask_programs.RTOL`` (float64) / ``RTOL32`` (float32) of the result's
+magnitude (chunked sums and products add in another order); errors must be
+of the CPU's type, at the call or when the result is computed.
+
+Seeded.  ``OCEAN_DASK_DIFF_PROGRAMS`` (default 30 per chunking and mode, about
+a minute in all on two cores) and ``OCEAN_DASK_DIFF_STEPS`` (default 8) set
+the size, ``OCEAN_DASK_DIFF_SEED`` the first seed: a longer run is the same
+test with larger numbers, e.g. ``OCEAN_DASK_DIFF_PROGRAMS=500``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import pytest
+
+pytest.importorskip("dask.array", reason="dask is not installed (.[dask])")
+
+from . import dask_programs as dp
+
+PROGRAMS = int(os.environ.get("OCEAN_DASK_DIFF_PROGRAMS", "30"))
+STEPS = int(os.environ.get("OCEAN_DASK_DIFF_STEPS", "8"))
+SEED = int(os.environ.get("OCEAN_DASK_DIFF_SEED", "0"))
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["plain", "masked"])
+@pytest.mark.parametrize("chunking", dp.CHUNKINGS)
+def test_random_programs_agree_with_cpu(chunking, masked):
+    tally = dp.Tally()
+    with warnings.catch_warnings():
+        # NumPy's warnings about the programs' own values (overflow, invalid
+        # values, division by zero) on both devices
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for seed in range(SEED, SEED + PROGRAMS):
+            program, outcomes = dp.generate(seed, STEPS)
+            dp.replay(program, outcomes, chunking, masked, tally)
+    assert tally.steps > 0
+    assert tally.compared > 0
+    report = "\n\n".join(str(d) for d in tally.differences[:3])
+    assert not tally.differences, (
+        f"{len(tally.differences)} differences in {tally.programs} programs "
+        f"({tally.steps} steps):\n{report}"
+    )
+    # refusals (NotImplementedError) only where the values decide a count
+    assert set(tally.refused) <= set(dp.REFUSALS)
+
+
+def test_the_comparison_can_fail():
+    # the comparator catches a wrong value, dtype, shape and NaN placement
+    import numpy as np
+
+    a = np.array([1.0, np.nan, 3.0])
+    assert dp._close(a, a) is None
+    assert dp._close(a + 1e-6, a) is not None
+    assert dp._close(a.astype(np.float32), a) is not None
+    assert dp._close(a[:2], a) is not None
+    assert dp._close(np.array([1.0, 2.0, 3.0]), a) is not None
+    assert dp._close(np.array([1, 2]), np.array([1, 3])) is not None

@@ -1,0 +1,512 @@
+"""The dask device against ``cpu:0``: each defect found by the first
+demanding use (silent wrong values, crashes, internal errors on
+data-dependent sizes) as a regression test, then each class searched:
+
+- every slicing form (start, stop and step below, inside and beyond the
+  bounds, each step sign), read and assigned, over generated chunkings, on
+  arrays of known and of data-dependent length;
+- every reduction with every ``axis`` form (None, each axis as a positive
+  and a negative int, every tuple of axes in any order, ``()``) and both
+  ``keepdims``, over uneven chunks, plain and masked;
+- every function of a catalogue of the standard on masked input (sizes
+  ``None``) and on empty arrays in chunks of one element.
+
+Each comparison computes the dask results and checks dtype, shape and
+values against ``cpu:0`` (``dask_programs._close``), or the error type.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array", reason="dask is not installed (.[dask])")
+
+import ocean_array_api as xp  # noqa: E402
+import ocean_ext  # noqa: E402
+
+from . import dask_programs as dp  # noqa: E402
+
+CPU = dp.CPU
+DASK = dp.DASK
+
+
+def on(a, chunks):
+    return ocean_ext.from_dask(da.from_array(np.asarray(a), chunks=chunks))
+
+
+def masked(a, chunks):
+    """``a`` on the dask device through a mask that keeps every row: the same
+    values, a first axis of data-dependent length (None)."""
+    x = on(a, chunks)
+    rows = ocean_ext.to_dask(x).chunks[0]
+    keep = on(np.ones(np.shape(a)[0], dtype=bool), (rows,))
+    return x[keep]
+
+
+def values(x):
+    return np.asarray(x.to_device(CPU))
+
+
+def same(got, want):
+    bad = dp._close(np.asarray(got), np.asarray(want))
+    assert bad is None, bad
+
+
+# --- regressions -------------------------------------------------------------------
+def test_negative_step_slices_from_below_the_start():
+    x = on(np.arange(3), 1)
+    assert values(x[-4::-1]).tolist() == []
+    assert values(x[-4:-5:-1]).tolist() == []
+    assert values(x[5::-2]).tolist() == [2, 0]
+    y = on(np.arange(3), 1)
+    y[-4::-1] = 5  # selects nothing (crashed)
+    y[-10:10:-1] = 6
+    assert values(y).tolist() == [0, 1, 2]
+
+
+def test_reductions_over_no_axis_reduce_nothing():
+    a = np.array([[0, 1], [2, np.nan]])
+    x = on(a, 1)
+    same(values(xp.all(x, axis=())), np.array([[False, True], [True, True]]))
+    same(values(xp.any(x, axis=(), keepdims=True)), a != 0)
+    assert xp.all(x, axis=()).dtype == xp.bool
+    same(values(xp.var(x, axis=())), np.array([[0.0, 0.0], [0.0, np.nan]]))
+    same(values(xp.std(x, axis=())), np.array([[0.0, 0.0], [0.0, np.nan]]))
+    same(values(xp.sum(x, axis=())), a)
+
+
+def test_integer_negative_powers_raise_at_the_call():
+    x = on(np.arange(1, 4), 2)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        x**-3
+    with pytest.raises(ValueError, match="negative integer powers"):
+        xp.pow(x, -1)
+    same(values(x**2), np.arange(1, 4) ** 2)
+
+
+def test_masked_assignment_checks_the_number_of_values():
+    for chunks in (1, 2, 3, 6):
+        y = on(np.arange(6), chunks)
+        y[y > 1] = xp.asarray([10, 20], device=DASK)  # 4 selected: cycled
+        with pytest.raises(ValueError, match="cannot assign 2 input values"):
+            values(y)
+        z = on(np.arange(6), chunks)
+        z[z > 3] = xp.asarray([10, 20], device=DASK)
+        assert values(z).tolist() == [0, 1, 2, 3, 10, 20]
+        w = on(np.arange(6), chunks)
+        w[w > 9] = xp.asarray(np.zeros(0, dtype=np.int64), device=DASK)
+        assert values(w).tolist() == list(range(6))  # no rows for no place
+    with ocean_ext.known_sizes():  # (as scipy.stats.pearsonr does it)
+        x = xp.asarray(0.5, device=DASK)
+        m = xp.asarray(False, device=DASK)
+        out = xp.asarray(0.25, device=DASK)
+        out[m] = x[m]
+    assert float(out) == 0.25
+
+
+@pytest.mark.parametrize("chunks", [1, 2, 3])
+def test_cumulative_and_spread_of_masked_arrays_with_emptied_chunks(chunks):
+    a = np.array([5, 1, 1, 5, 5, 1, 5, 1.0])
+    x = on(a, chunks)
+    m = x[x > 2]  # some chunks emptied
+    same(values(xp.cumulative_sum(m)), np.cumsum(a[a > 2]))
+    same(values(xp.cumulative_prod(m)), np.cumprod(a[a > 2]))
+    same(
+        values(xp.cumulative_sum(m, include_initial=True)),
+        np.r_[0, np.cumsum(a[a > 2])],
+    )
+    same(values(xp.var(m)), np.var(a[a > 2]))
+    same(values(xp.std(m, correction=1)), np.std(a[a > 2], ddof=1))
+    same(values(xp.min(xp.cumulative_prod(on(a, chunks)))), np.min(np.cumprod(a)))
+
+
+def test_searchsorted_into_a_masked_array_is_integer():
+    x = on(np.arange(10), 3)
+    m = x[x > 4]
+    r = xp.searchsorted(m, on(np.array([6, 7, 100, -1]), 2))
+    assert r.dtype == xp.int64
+    same(values(r), np.searchsorted(np.arange(5, 10), [6, 7, 100, -1]))
+    e = xp.searchsorted(on(np.zeros(0), 1), on(np.arange(3.0), 1), side="right")
+    same(values(e), np.zeros(3, dtype=np.int64))
+
+
+def test_assignment_of_a_value_that_does_not_broadcast_into_nothing():
+    y = on(np.arange(6), 2)
+    with pytest.raises(ValueError, match="broadcast"):
+        y[2:2] = xp.asarray([1, 2, 3], device=DASK)
+    y[2:2] = xp.asarray([1], device=DASK)  # broadcasts: fine
+    assert values(y).tolist() == list(range(6))
+
+
+@pytest.mark.parametrize("chunks", [1, 4, 5, (2, 4), (4, 1)])
+def test_reshapes_that_neither_merge_nor_split(chunks):
+    a = np.arange(24).reshape(6, 4)
+    x = on(a, chunks)
+    for shape in [(4, 6), (8, 3), (2, 12), (3, 2, 4), (24,), (-1, 8)]:
+        same(values(xp.reshape(x, shape)), a.reshape(shape))
+
+
+def test_empty_arrays_in_chunks_of_one():
+    e = on(np.zeros((0, 3)), 1)
+    same(values(xp.reshape(e, (3, 0))), np.zeros((3, 0)))
+    same(values(xp.concat([e, e], axis=None)), np.zeros(0))
+    same(values(xp.nonzero(e)[1]), np.zeros(0, dtype=np.int64))
+    i = on(np.zeros(0, dtype=np.int64), 1)
+    same(values(on(np.arange(0), 1)[i]), np.zeros(0, dtype=np.int64))
+    same(
+        values(xp.searchsorted(on(np.arange(0), 1), on(np.arange(3), 1))),
+        np.zeros(3, dtype=np.int64),
+    )
+    m = on(np.zeros((0, 3)), 1)
+    m[m > 1] *= 2  # masked in-place of nothing
+    m[m > 1] = 3.0
+    same(values(m), np.zeros((0, 3)))
+
+
+def test_arg_reductions_and_matmul_of_masked_arrays():
+    a = np.array([3.0, 9.0, 1.0, 9.0, 0.5, 7.0])
+    x = on(a, 2)
+    m = x[x > 0.8]
+    assert int(xp.argmax(m)) == 1
+    assert int(xp.argmin(m)) == 2
+    b = on(np.arange(12.0).reshape(4, 3), 2)
+    mb = b[b[:, 0] > 2]
+    same(
+        values(mb @ on(np.ones((3, 2)), 2)),
+        np.arange(12.0).reshape(4, 3)[1:] @ np.ones((3, 2)),
+    )
+    same(
+        values(mb.mT @ mb),
+        np.arange(12.0).reshape(4, 3)[1:].T @ np.arange(12.0).reshape(4, 3)[1:],
+    )
+
+
+# --- every slicing form ---------------------------------------------------------------
+def _compositions(n, rng):
+    if n == 0:
+        return [(0,)]
+    out = {(n,), (1,) * n}
+    for _ in range(1):
+        cuts = (
+            sorted({int(c) for c in rng.integers(1, n, size=rng.integers(0, n))})
+            if n > 1
+            else []
+        )
+        edges = [0, *cuts, n]
+        out.add(tuple(b - a for a, b in itertools.pairwise(edges)))
+    return sorted(out)
+
+
+def _slices(n):
+    """Every slicing form for an axis of ``n``: bounds below ``-n``, at the
+    ends, inside and beyond ``n``, and steps of each sign."""
+    bounds = sorted(
+        {None, -n - 2, -n, -1, 0, 1, n - 1, n + 1},
+        key=lambda v: (v is None, v or 0),
+    )
+    for start, stop, step in itertools.product(bounds, bounds, (None, 2, -1, -3)):
+        yield slice(start, stop, step)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("unknown", [False, True], ids=["known", "masked"])
+def test_every_slice_against_cpu(n, unknown):
+    rng = np.random.default_rng(n)
+    a = np.arange(n) * 10
+    for chunks in _compositions(n, rng):
+        x = masked(a, (chunks,)) if unknown else on(a, (chunks,))
+        keys = list(_slices(n))
+        reads = [x[k] for k in keys]
+        writes = []
+        for k in keys:
+            y = x * 1
+            y[k] = -1
+            writes.append(y)
+        got = ocean_ext.compute(*reads, *writes)  # one run for them all
+        for k, r in zip(keys, got[: len(keys)], strict=True):
+            assert values(r).tolist() == a[k].tolist(), (chunks, k)
+        for k, w in zip(keys, got[len(keys) :], strict=True):
+            want = a.copy()
+            want[k] = -1
+            assert values(w).tolist() == want.tolist(), (chunks, k)
+
+
+def test_slices_of_two_dimensions_with_integers_none_and_ellipsis():
+    a = np.arange(30).reshape(5, 6)
+    rng = np.random.default_rng(5)
+    keys = [
+        (slice(-7, None, 2), 3), (Ellipsis, slice(None, None, -2)), (None, -1, slice(4, 0, -1)),
+        (slice(1, 3), None, slice(-1, -8, -3)), (-5, Ellipsis), (slice(None), slice(5, 5)),
+    ]  # fmt: skip
+    for chunks in [(1, 1), (2, 4), (5, 6), ((2, 3), (1, 5))]:
+        for unknown in (False, True):
+            x = masked(a, chunks) if unknown else on(a, chunks)
+            got = ocean_ext.compute(*[x[k] for k in keys])
+            for k, r in zip(keys, got, strict=True):
+                same(values(r), a[k])
+            for k in keys:
+                y = x * 1
+                v = int(rng.integers(100, 200))
+                y[k] = v
+                want = a.copy()
+                want[k] = v
+                same(values(y), want)
+
+
+# --- every axis form -------------------------------------------------------------------
+def _axis_forms(ndim):
+    forms = [None, ()]
+    for a in range(ndim):
+        forms += [a, a - ndim]
+    for k in range(1, ndim + 1):
+        for axes in itertools.permutations(range(ndim), k):
+            forms.append(axes)
+            forms.append(tuple(a - ndim for a in axes))
+    return forms
+
+
+_REDUCE = [
+    "sum",
+    "prod",
+    "max",
+    "min",
+    "mean",
+    "var",
+    "std",
+    "all",
+    "any",
+    "count_nonzero",
+]
+
+
+@pytest.mark.parametrize("unknown", [False, True], ids=["known", "masked"])
+@pytest.mark.parametrize("name", _REDUCE)
+def test_every_axis_form_of_reductions(name, unknown):
+    rng = np.random.default_rng(len(name))
+    a = rng.integers(-3, 4, size=(4, 3, 2)).astype(np.float64)
+    a[1, 2, 0] = np.nan
+    chunks = ((1, 3), (2, 1), (1, 1))
+    x = masked(a, chunks) if unknown else on(a, chunks)
+    c = xp.asarray(a, device=CPU)
+    func = getattr(xp, name)
+    calls = []
+    for axis in _axis_forms(3):
+        for keepdims in (False, True):
+            calls.append((axis, keepdims))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = ocean_ext.compute(*[func(x, axis=ax, keepdims=kd) for ax, kd in calls])
+        for (ax, kd), g in zip(calls, got, strict=True):
+            want = np.asarray(func(c, axis=ax, keepdims=kd))
+            bad = dp._close(values(g), want)
+            assert bad is None, (ax, kd, bad)
+
+
+@pytest.mark.parametrize("unknown", [False, True], ids=["known", "masked"])
+def test_every_axis_of_arg_and_cumulative_functions(unknown):
+    a = np.array([[3, 1, 4], [1, 5, 9], [2, 6, 5], [3, 5, 8]], dtype=np.int32)
+    x = masked(a, ((1, 3), (2, 1))) if unknown else on(a, ((1, 3), (2, 1)))
+    c = xp.asarray(a, device=CPU)
+    for name in ("argmax", "argmin"):
+        for axis in (None, 0, 1, -1, -2):
+            for kd in (False, True):
+                f = getattr(xp, name)
+                same(
+                    values(f(x, axis=axis, keepdims=kd)),
+                    np.asarray(f(c, axis=axis, keepdims=kd)),
+                )
+    for name in ("cumulative_sum", "cumulative_prod"):
+        for axis in (0, 1, -1, -2):
+            for init in (False, True):
+                f = getattr(xp, name)
+                same(
+                    values(f(x, axis=axis, include_initial=init)),
+                    np.asarray(f(c, axis=axis, include_initial=init)),
+                )
+
+
+# --- every function on masked inputs and on empty arrays in unit chunks --------------
+def _catalogue():
+    return [
+        ("abs", lambda v, a, b, i, n: xp.abs(a)),
+        ("sin", lambda v, a, b, i, n: xp.sin(a)),
+        ("add", lambda v, a, b, i, n: xp.add(a, a)),
+        ("where", lambda v, a, b, i, n: xp.where(a > 0, a, 0.0)),
+        ("clip", lambda v, a, b, i, n: xp.clip(a, 0.0, 1.0)),
+        ("astype", lambda v, a, b, i, n: xp.astype(a, xp.int32)),
+        ("sum", lambda v, a, b, i, n: xp.sum(b, axis=0)),
+        ("prod", lambda v, a, b, i, n: xp.prod(a)),
+        ("max", lambda v, a, b, i, n: xp.max(a)),
+        ("min", lambda v, a, b, i, n: xp.min(b, axis=0)),
+        ("mean", lambda v, a, b, i, n: xp.mean(b, axis=0)),
+        ("var", lambda v, a, b, i, n: xp.var(a)),
+        ("std", lambda v, a, b, i, n: xp.std(b, axis=0)),
+        ("all", lambda v, a, b, i, n: xp.all(a > -10)),
+        ("any", lambda v, a, b, i, n: xp.any(b > 2, axis=0)),
+        ("count_nonzero", lambda v, a, b, i, n: xp.count_nonzero(b, axis=1)),
+        ("argmax", lambda v, a, b, i, n: xp.argmax(a)),
+        ("argmin", lambda v, a, b, i, n: xp.argmin(b, axis=0)),
+        ("cumulative_sum", lambda v, a, b, i, n: xp.cumulative_sum(a)),
+        ("cumulative_prod", lambda v, a, b, i, n: xp.cumulative_prod(b, axis=0)),
+        ("diff", lambda v, a, b, i, n: xp.diff(a)),
+        ("diff_axis0", lambda v, a, b, i, n: xp.diff(b, axis=0, n=2)),
+        ("reshape", lambda v, a, b, i, n: xp.reshape(b, (-1,))),
+        ("reshape_nd", lambda v, a, b, i, n: xp.reshape(a, (-1, 1))),
+        ("flip", lambda v, a, b, i, n: xp.flip(b)),
+        ("roll", lambda v, a, b, i, n: xp.roll(a, 2)),
+        ("roll_axis", lambda v, a, b, i, n: xp.roll(b, -1, axis=0)),
+        ("concat", lambda v, a, b, i, n: xp.concat([a, a])),
+        ("concat_none", lambda v, a, b, i, n: xp.concat([b, b], axis=None)),
+        ("stack", lambda v, a, b, i, n: xp.stack([a, a], axis=1)),
+        ("expand_dims", lambda v, a, b, i, n: xp.expand_dims(a, axis=1)),
+        (
+            "squeeze",
+            lambda v, a, b, i, n: xp.squeeze(xp.expand_dims(a, axis=0), axis=0),
+        ),
+        ("permute_dims", lambda v, a, b, i, n: xp.permute_dims(b, (1, 0))),
+        ("moveaxis", lambda v, a, b, i, n: xp.moveaxis(b, 0, 1)),
+        ("repeat", lambda v, a, b, i, n: xp.repeat(a, 2)),
+        (
+            "repeat_counts",
+            lambda v, a, b, i, n: xp.repeat(
+                b, xp.astype(b[:, 0] > 0, xp.int64), axis=0
+            ),
+        ),
+        ("tile", lambda v, a, b, i, n: xp.tile(a, (2,))),
+        ("broadcast_to", lambda v, a, b, i, n: xp.broadcast_to(a, (2, n))),
+        ("broadcast_arrays", lambda v, a, b, i, n: xp.broadcast_arrays(a, a)),
+        ("meshgrid", lambda v, a, b, i, n: xp.meshgrid(a, i)),
+        ("unstack", lambda v, a, b, i, n: xp.unstack(b, axis=1)),
+        ("getitem_rev", lambda v, a, b, i, n: a[::-1]),
+        ("getitem_tail", lambda v, a, b, i, n: b[1:, 1]),
+        ("getitem_last", lambda v, a, b, i, n: a[-1]),
+        (
+            "take",
+            lambda v, a, b, i, n: xp.take(
+                a, xp.asarray([0], device=v) if v == DASK else xp.asarray([0]), axis=0
+            ),
+        ),
+        (
+            "take_along_axis",
+            lambda v, a, b, i, n: xp.take_along_axis(a, xp.argsort(a), axis=0),
+        ),
+        ("sort", lambda v, a, b, i, n: xp.sort(b, axis=0, descending=True)),
+        ("argsort", lambda v, a, b, i, n: xp.argsort(a, descending=True)),
+        ("unique_values", lambda v, a, b, i, n: xp.unique_values(b)),
+        ("unique_counts", lambda v, a, b, i, n: xp.unique_counts(a)),
+        ("unique_inverse", lambda v, a, b, i, n: xp.unique_inverse(b)),
+        ("unique_all", lambda v, a, b, i, n: xp.unique_all(a)),
+        ("searchsorted", lambda v, a, b, i, n: xp.searchsorted(xp.sort(a), a)),
+        ("nonzero", lambda v, a, b, i, n: xp.nonzero(b > 1)),
+        ("isin", lambda v, a, b, i, n: xp.isin(a, i)),
+        ("zeros_like", lambda v, a, b, i, n: xp.zeros_like(b)),
+        ("full_like", lambda v, a, b, i, n: xp.full_like(a, 7, dtype=xp.int8)),
+        ("matmul", lambda v, a, b, i, n: b.mT @ b),
+        ("vecdot", lambda v, a, b, i, n: xp.vecdot(b, b)),
+        ("tensordot", lambda v, a, b, i, n: xp.tensordot(a, a, axes=1)),
+        (
+            "vector_norm",
+            lambda v, a, b, i, n: xp.linalg.vector_norm(b, axis=0, ord=xp.inf),
+        ),
+        ("matrix_norm", lambda v, a, b, i, n: xp.linalg.matrix_norm(b)),
+        ("qr", lambda v, a, b, i, n: xp.linalg.qr(b).R),
+        ("svdvals", lambda v, a, b, i, n: xp.linalg.svdvals(b)),
+        ("det", lambda v, a, b, i, n: xp.linalg.det(b.mT @ b)),
+        ("fft", lambda v, a, b, i, n: xp.fft.fft(xp.astype(a, xp.complex128))),
+        ("rfft", lambda v, a, b, i, n: xp.fft.rfft(b, axis=0)),
+        ("fftn", lambda v, a, b, i, n: xp.fft.fftn(xp.astype(b, xp.complex128))),
+        ("fftshift", lambda v, a, b, i, n: xp.fft.fftshift(a)),
+    ]
+
+
+def _run(fn, device, a, b, i, n):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = fn(device, a, b, i, n)
+            res = list(res) if isinstance(res, (tuple, list)) else [res]
+            return [values(r) for r in ocean_ext.compute(*res)], None
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        return None, exc
+
+
+@pytest.mark.parametrize("case", ["masked", "empty"])
+@pytest.mark.parametrize(("name", "fn"), _catalogue(), ids=[n for n, _ in _catalogue()])
+def test_every_function_on_masked_and_on_empty_arrays_in_unit_chunks(name, fn, case):
+    rng = np.random.default_rng(len(name))
+    if case == "masked":
+        a = rng.integers(-3, 6, size=7).astype(np.float64)
+        b = rng.integers(-3, 6, size=(7, 3)).astype(np.float64)
+        i = rng.integers(-3, 6, size=4).astype(np.float64)
+        args_dask = (
+            masked(a, ((2, 1, 4),)),
+            masked(b, ((3, 4), (3,))),
+            masked(i, ((2, 2),)),
+        )
+    else:
+        a, b, i = np.zeros(0), np.zeros((0, 3)), np.zeros(0)
+        args_dask = (on(a, 1), on(b, 1), on(i, 1))
+    args_cpu = tuple(xp.asarray(v, device=CPU) for v in (a, b, i))
+    want, want_exc = _run(fn, CPU, *args_cpu, len(a))
+    got, got_exc = _run(fn, DASK, *args_dask, len(a))
+    if want_exc is not None:
+        assert got_exc is not None, f"no error where cpu:0 raised {want_exc!r}"
+        assert isinstance(got_exc, type(want_exc)), (got_exc, want_exc)
+        return
+    assert got_exc is None, got_exc
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        if name == "qr":
+            g, w = np.abs(g), np.abs(w)  # (the same kernel: signs agree anyway)
+        same(g, w)
+
+
+def test_an_internal_error_on_data_dependent_sizes_becomes_not_implemented(
+    monkeypatch,
+):
+    # The safety net of the table: should an entry still hit dask's own
+    # "chunk sizes are unknown", the user gets NotImplementedError naming
+    # the function, the device and what to do, not dask's message.
+    from ocean_dask import _ops
+
+    def failing(x, axis):
+        msg = "Arrays chunk sizes are unknown: (nan,)"
+        raise ValueError(msg)
+
+    real = _ops.build_ops()
+    monkeypatch.setitem(real, "flip", _ops._lift(failing, "flip"))
+    monkeypatch.setattr(DASK._backend, "_real", real)
+    x = on(np.arange(6), 2)
+    with pytest.raises(NotImplementedError, match=r"flip\(\): .*dask device.*persist"):
+        xp.flip(x[x > 2])
+    with pytest.raises(ValueError, match="unknown"):  # known sizes: as raised
+        xp.flip(x)
+
+
+def test_what_the_long_differential_run_found():
+    # OCEAN_DASK_DIFF_PROGRAMS=150 OCEAN_DASK_DIFF_STEPS=12 OCEAN_DASK_DIFF_SEED=1000
+    # found these; each is fixed and kept here.
+    a = np.arange(15.0).reshape(5, 3)
+    m = masked(a, (2, 3))
+    # index arrays that broadcast to nothing check no bounds (as NumPy)
+    i6, none = xp.asarray([6], device=DASK), xp.asarray([], dtype=xp.int64, device=DASK)
+    assert values(m[i6, none]).shape == (0,)
+    # linalg of an empty array of data-dependent size
+    e = masked(np.zeros((3, 0)), (1, 1))
+    same(values(xp.linalg.qr(e).R), np.zeros((0, 0)))
+    # broadcast_arrays of a length of 1 with a data-dependent length
+    b1 = on(np.ones((1, 3)), 1)
+    got = xp.broadcast_arrays(m, b1)
+    same(values(got[1]), np.ones((5, 3)))
+    same(values(got[0]), a)
+    # isin in unit chunks: dask's PerformanceWarning stays inside
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = xp.isin(on(np.arange(16).reshape(4, 4), 1), on(np.arange(5), 1))
+    same(values(r), np.isin(np.arange(16).reshape(4, 4), np.arange(5)))
