@@ -30,8 +30,9 @@
  * GC-tracked object, which can start a collection and with it finalisers and
  * weak-reference callbacks -- may free whatever only a borrowed pointer
  * refers to.  So every object used across such a point is held by a strong
- * reference: the fields of the arrays a call works on (``Fields``), list
- * items, table entries (kernels), device entries (``DevEntry`` objects).
+ * reference (list items, table entries, device entries: ``DevEntry``
+ * objects), or by something the call holds that cannot let go of it (an
+ * argument array's read-only fields: ``Fields``).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -148,11 +149,11 @@ base_dealloc(ArrayBase *self)
  * has its own trashcan, calls it as their base's). */
 static destructor generic_dealloc = NULL;
 
-static void
-array_dealloc(ArrayBase *self)
+static inline int needs_gc(PyObject *data);
+
+static inline void
+array_dealloc_body(ArrayBase *self)
 {
-    PyObject_GC_UnTrack(self); /* a no-op when it is not tracked */
-    Py_TRASHCAN_BEGIN(self, array_dealloc)
     PyTypeObject *tp = Py_TYPE(self);
     if (tp->tp_weaklistoffset > 0) {
         if (*(PyObject **)((char *)self + tp->tp_weaklistoffset) != NULL)
@@ -162,6 +163,21 @@ array_dealloc(ArrayBase *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     base_dealloc(self);
     Py_DECREF(tp);
+}
+
+static void
+array_dealloc(ArrayBase *self)
+{
+    PyObject_GC_UnTrack(self); /* a no-op when it is not tracked */
+    /* Only data that can refer to Python objects (anything but a NumPy array
+     * of a non-object dtype, whose base holds no array of ours) can continue
+     * the chain: the trashcan for that data, the common case skips it. */
+    if (self->data == NULL || !needs_gc(self->data)) {
+        array_dealloc_body(self);
+        return;
+    }
+    Py_TRASHCAN_BEGIN(self, array_dealloc)
+    array_dealloc_body(self);
     Py_TRASHCAN_END
 }
 
@@ -227,35 +243,32 @@ wrap_new(PyObject *data, PyObject *dtype, PyObject *device)
 
 #define IS_ARRAY(o) (Py_TYPE(o) == array_type)
 
-/* Strong references to an Array's three fields, taken before anything that
- * can run Python code.  The fields are read-only members, but an Array made
- * by object.__new__ has none, and the GC clears them when it breaks a cycle
- * through the array. */
+/* An Array's three fields, read once.  They are borrowed from the array,
+ * which is safe across Python code for an array the call holds (an
+ * argument; concat's items, which it takes strong references to): the
+ * fields are read-only members, set when the array is made and released
+ * only when it is freed (its deallocator, or the GC's clear of an array it
+ * found unreachable, which a held array is not).  They are unset in an
+ * Array made by object.__new__, and after the GC cleared them. */
 typedef struct {
     PyObject *data, *dtype, *device;
 } Fields;
 
-/* 0, or -1 (no error set) when a field is unset: the Python path then. */
+/* 0, or -1 when a field is unset: the Python path then. */
 static inline int
 fields_get(Fields *f, PyObject *x)
 {
     ArrayBase *a = (ArrayBase *)x;
-    if (a->data == NULL || a->dtype == NULL || a->device == NULL) {
-        f->data = f->dtype = f->device = NULL;
-        return -1;
-    }
-    f->data = Py_NewRef(a->data);
-    f->dtype = Py_NewRef(a->dtype);
-    f->device = Py_NewRef(a->device);
-    return 0;
+    f->data = a->data;
+    f->dtype = a->dtype;
+    f->device = a->device;
+    return f->data == NULL || f->dtype == NULL || f->device == NULL ? -1 : 0;
 }
 
 static inline void
 fields_release(Fields *f)
 {
-    Py_XDECREF(f->data);
-    Py_XDECREF(f->dtype);
-    Py_XDECREF(f->device);
+    (void)f; /* borrowed (see above) */
 }
 
 /* The error Python gives for an unset slot of the pure Python Array. */
@@ -283,18 +296,14 @@ get_device(ArrayBase *self, void *c)
     return Py_NewRef(self->device);
 }
 
-/* data.<name>, with data held across the look-up (which runs Python code
- * for data of other backends). */
+/* data.<name> (self, the getter's argument, holds its data). */
 static PyObject *
 data_attr(ArrayBase *self, PyObject *name)
 {
     PyObject *data = self->data;
     if (data == NULL)
         return missing_field((PyObject *)self, "_data");
-    Py_INCREF(data);
-    PyObject *res = PyObject_GetAttr(data, name);
-    Py_DECREF(data);
-    return res;
+    return PyObject_GetAttr(data, name);
 }
 
 static PyObject *
@@ -316,8 +325,8 @@ get_size(ArrayBase *self, void *c)
 }
 
 typedef struct DevEntry DevEntry;
-static DevEntry *device_entry(PyObject *dev);
-static PyObject *kernel(DevEntry *e, PyObject *name);
+static inline DevEntry *device_entry(PyObject *dev);
+static inline PyObject *kernel(DevEntry *e, PyObject *name);
 static int retryable_error(void);
 static PyObject *dev_kernel_mT(DevEntry *e);
 
@@ -592,11 +601,8 @@ fail:
     return NULL;
 }
 
-/* A new reference to device ``dev``'s entry, or NULL (no error set): the
- * caller takes the Python path.  Devices of another class than Device (a
- * ``_wrap`` with anything as its device) are never fast. */
 static DevEntry *
-device_entry(PyObject *dev)
+device_entry_slow(PyObject *dev)
 {
     if (device_type == NULL || Py_TYPE(dev) != device_type)
         return NULL;
@@ -611,6 +617,24 @@ device_entry(PyObject *dev)
         }
     }
     return entry_build(dev);
+}
+
+/* A new reference to device ``dev``'s entry, or NULL (no error set): the
+ * caller takes the Python path.  Devices of another class than Device (a
+ * ``_wrap`` with anything as its device) are never fast.  The first entry
+ * (the device seen first, the CPU in most programs) is checked inline: an
+ * entry's device is a Device (its class was checked when the entry was
+ * built; a class it could be given since has the same slots, the same
+ * layout). */
+static inline DevEntry *
+device_entry(PyObject *dev)
+{
+    DevEntry *e = n_dev > 0 ? dev_table[0] : NULL;
+    if (e != NULL && e->device == dev && entry_current(e)) {
+        Py_INCREF(e);
+        return e;
+    }
+    return device_entry_slow(dev);
 }
 
 /* ---- kernel look-up, cached ---------------------------------------------
@@ -676,7 +700,7 @@ table_stamp(PyObject *ops)
 /* The entry ``name`` (an interned str) of the entry's table, borrowed, or
  * NULL with no error set.  (The table's keys are str: the look-up runs no
  * Python code.) */
-static PyObject *
+static inline PyObject *
 kernel(DevEntry *e, PyObject *name)
 {
     PyObject *ops = e->ops;
@@ -938,7 +962,7 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
             goto done;
         }
     }
-    rdt = Py_NewRef(dtypes[rdi]);
+    rdt = dtypes[rdi]; /* module state: never freed */
     e = device_entry(fx.device);
     if (e == NULL)
         goto done;
@@ -1008,7 +1032,6 @@ done:
     Py_XDECREF(func);
     Py_XDECREF((PyObject *)e);
     Py_XDECREF(b);
-    Py_XDECREF(rdt);
     fields_release(&fx);
     return res;
 }
@@ -1029,7 +1052,7 @@ fast_unary(FastOp *op, PyObject *x)
     int rdi = op->result == R_BOOL ? bool_index
               : op->result == R_REAL ? dtype_real[di]
                                      : di;
-    rdt = Py_NewRef(dtypes[rdi]);
+    rdt = dtypes[rdi]; /* module state: never freed */
     e = device_entry(fx.device);
     if (e == NULL)
         goto done;
@@ -1052,7 +1075,6 @@ fast_unary(FastOp *op, PyObject *x)
 done:
     Py_XDECREF(func);
     Py_XDECREF((PyObject *)e);
-    Py_XDECREF(rdt);
     fields_release(&fx);
     return res;
 }
