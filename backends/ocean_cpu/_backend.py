@@ -73,7 +73,10 @@ def _floor_divide(x1: Any, x2: Any, out: ndarray | None = None) -> ndarray:
     # (+-inf and +-0).  Only float inputs with an infinity take the fix-up.
     res = np.asarray(np.floor_divide(x1, x2))
     if res.dtype.kind == "f":
-        one_inf = np.isinf(x1) ^ np.isinf(x2)
+        # (a Python int beyond int64 is no NumPy scalar: np.isinf refused it)
+        one_inf = np.isinf(np.asarray(x1, dtype=res.dtype)) ^ np.isinf(
+            np.asarray(x2, dtype=res.dtype)
+        )
         if one_inf.any():
             with np.errstate(all="ignore"):
                 exact = np.floor(np.true_divide(x1, x2))
