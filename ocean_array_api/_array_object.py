@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import os
 import types
-from typing import Any
+from typing import Any, NoReturn
 
 from . import _dtypes as _dt
 from . import _ext_hooks as _hooks
@@ -315,8 +315,7 @@ class Array(_Base):  # type: ignore[misc]
                         # native, as every result, in one pass where possible
                         res = ops["getitem_native"](data, key._data)
                 except IndexError as exc:
-                    msg = f"__getitem__(): {exc}"
-                    raise IndexError(msg) from None
+                    _getitem_failed(exc)
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
                 return _wrap(res, self._dtype, self._device)
@@ -564,7 +563,7 @@ def _install_fastpath() -> None:
     _fp._setup(
         Array, std, flags, real, vars(_hooks), _hooks._writable_default,
         _may_overlap, mt, operator.getitem, operator.setitem, Device,
-        _inplace_failed, _setitem_failed,
+        _inplace_failed, _setitem_failed, _binary_failed, _getitem_failed,
     )  # fmt: skip
     base = vars(_fp.ArrayBase)
     for name in ("dtype", "device", "shape", "ndim", "size", "mT"):
@@ -575,14 +574,28 @@ def _install_fastpath() -> None:
     Array.__setitem__ = _fp._make_op(setitem, "setitem", "setitem", 0, "same")  # type: ignore[method-assign]
 
 
-# The error paths of the compiled writes: after their kernel raised, they
-# call these with its exception, which raise what the Python front end
-# raises there, without running the kernel again (it may have written part
-# of its output).
+# The error paths of the compiled calls: after their kernel raised, they call
+# these with its exception, which raise what the Python front end raises
+# there, without running the kernel again (a write's kernel may have written
+# part of its output, and any kernel may have warned before raising).
 def _inplace_failed(name: str, exc: BaseException) -> None:
     from ._elementwise_functions import _inplace_failed as failed
 
     failed(name, exc)
+
+
+def _binary_failed(name: str, exc: BaseException) -> None:
+    from ._elementwise_functions import _binary_failed as failed
+
+    failed(name, exc)
+
+
+def _getitem_failed(exc: BaseException) -> NoReturn:
+    """What ``x[index_array]`` raises when its kernel raised ``exc``."""
+    if isinstance(exc, IndexError):  # out-of-bounds indices, a mask's shape
+        msg = f"__getitem__(): {exc}"
+        raise IndexError(msg) from None
+    raise exc
 
 
 def _setitem_failed(x: Array, key: Any, value: Any, exc: BaseException) -> None:

@@ -203,10 +203,8 @@ def _binary(
                 )
             try:
                 res = dev._ops[name](a, b)
-            except ValueError as exc:
-                raise _shape_error(where, exc) from None
-            except OverflowError as exc:  # a Python int beyond the dtype's range
-                raise _overflow_error(where, exc) from None
+            except (ValueError, OverflowError) as exc:
+                _binary_failed(name, exc)
             if res.__class__ is not dev._native:
                 res = dev._backend.to_native(res)
             if result == "promote":
@@ -467,6 +465,18 @@ def _operand_ok(other: Any) -> bool:
         )
         raise TypeError(msg)
     return False
+
+
+def _binary_failed(name: str, exc: BaseException) -> NoReturn:
+    """Raise what binary function ``name`` (and its operators) raises when its
+    kernel raised ``exc`` (the compiled operators call this too, rather than
+    running the kernel again: a kernel may warn before it raises)."""
+    where = f"{name}()"
+    if isinstance(exc, ValueError):
+        raise _shape_error(where, exc) from None
+    if isinstance(exc, OverflowError):  # a Python int beyond the dtype's range
+        raise _overflow_error(where, exc) from None
+    raise exc
 
 
 def _inplace_failed(name: str, exc: BaseException) -> NoReturn:

@@ -403,7 +403,7 @@ def test_the_private_setup_functions_refuse_a_second_call() -> None:
     with pytest.raises(RuntimeError, match="already set up"):
         _fastpath._setup(
             xp.Array, (), (), (), {}, None, None, None, None, None, type,
-            None, None,
+            None, None, None, None,
         )  # fmt: skip
     with pytest.raises(RuntimeError, match="already set up"):
         _fastpath._setup_asarray((), __import__("contextvars").ContextVar("v"), {}, 1)
@@ -466,8 +466,15 @@ _COUNTED = """
 
         return entry
 
-    for name in ("floor_divide", "pow", "setitem", "add"):
+    for name in ("floor_divide", "pow", "setitem", "add", "getitem"):
         ops[name] = counted(name)
+
+    def warns_then_fails(*args, **kwargs):  # a kernel that warns, then raises
+        calls["subtract"] = calls.get("subtract", 0) + 1
+        warnings.warn("a warning before the error", RuntimeWarning, stacklevel=1)
+        raise ValueError("the kernel's error")
+
+    ops["subtract"] = warns_then_fails
     ro = np.arange(1, 5)
     ro.flags.writeable = False
     rows = []
@@ -477,6 +484,11 @@ _COUNTED = """
         ("x[idx] = v, idx out of bounds", lambda: xp.asarray([1.0, 2.0]).__setitem__(xp.asarray([0, 5]), 1.0)),
         ("x[...] = v, bad shape", lambda: xp.asarray([1.0, 2.0]).__setitem__(..., xp.ones(3))),
         ("x += 1, x read-only", lambda: xp.asarray(ro).__iadd__(1)),
+        ("x[idx], idx out of bounds", lambda: xp.asarray([1.0, 2.0])[xp.asarray([0, 5])]),
+        ("x ** -1, integer x", lambda: xp.asarray([1, 2]) ** -1),
+        ("x ** y, negative y", lambda: xp.asarray([2, 3]) ** xp.asarray([1, -1])),
+        ("x - y, kernel warns and fails", lambda: xp.asarray([1.0]) - xp.asarray([2.0])),
+        ("y -= x, kernel warns and fails", lambda: xp.asarray([1.0]).__isub__(xp.asarray([2.0]))),
     ):
         calls.clear()
         with warnings.catch_warnings(record=True) as w:
@@ -491,10 +503,12 @@ _COUNTED = """
 """
 
 
-def test_a_failed_write_runs_its_kernel_at_most_once() -> None:
+def test_a_failed_operator_or_index_runs_its_kernel_at_most_once() -> None:
     # (The compiled operators used to run a failing kernel three times: once
     # themselves, once as the FastOp the type slot then called, once in the
-    # Python definition behind it.  A write now never runs it again.)
+    # Python definition behind it: x //= y warned three times.  A write must
+    # not run it again, it may have written part of its output; no operator
+    # does now, a kernel may have warned before it failed.)
     import ast
 
     rows = ast.literal_eval(_both(_COUNTED))
@@ -507,6 +521,11 @@ def test_a_failed_write_runs_its_kernel_at_most_once() -> None:
         "x[idx] = v, idx out of bounds": ("IndexError", [("setitem", 1)], 0),
         "x[...] = v, bad shape": ("ValueError", [("setitem", 1)], 0),
         "x += 1, x read-only": ("ReadOnlyError", [], 0),
+        "x[idx], idx out of bounds": ("IndexError", [("getitem", 1)], 0),
+        "x ** -1, integer x": ("ValueError", [("pow", 1)], 0),
+        "x ** y, negative y": ("ValueError", [("pow", 1)], 0),
+        "x - y, kernel warns and fails": ("ValueError", [("subtract", 1)], 1),
+        "y -= x, kernel warns and fails": ("ValueError", [("subtract", 1)], 1),
     }
 
 

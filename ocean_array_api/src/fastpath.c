@@ -16,11 +16,13 @@
  *   Each holds the Python implementation it stands for (``__wrapped__``) and
  *   calls it for every case it does not take itself: any operand of another
  *   class, dtype or device, any dtype outside the standard ones, any key other
- *   than the simple ones, any active hook.  After a kernel error, a call that
- *   writes nothing is handed to the Python implementation (which runs again
- *   and raises the proper error); a write (in-place operators, assignment)
- *   calls the Python error path with the kernel's exception instead, since
- *   the kernel may have written part of its output.  FastOps live in
+ *   than the simple ones, any active hook.  After a kernel error, the
+ *   operators and indexing call the Python error path with the kernel's
+ *   exception (a write's kernel may have written part of its output, and a
+ *   kernel may have warned before raising: it never runs twice); the
+ *   namespace functions and a basic-key x[key], which write nothing, hand
+ *   the call to the Python implementation, which runs it again and raises
+ *   the proper error.  FastOps live in
  *   ``Array.__dict__``, so ``setattr(Array, ...)``
  *   (ocean_ext.portability_report) replaces and restores them as usual.
  *
@@ -62,9 +64,11 @@ static PyObject *may_overlap = NULL;      /* _array_object._may_overlap */
 static PyObject *mT_fallback = NULL;      /* the Python mT getter */
 static PyObject *op_getitem = NULL;       /* operator.getitem */
 static PyObject *op_setitem = NULL;       /* operator.setitem */
-/* the Python error paths of the writes (see report_write_error) */
+/* the Python error paths after a kernel error (see report_kernel_error) */
 static PyObject *inplace_failed = NULL;   /* _array_object._inplace_failed */
 static PyObject *setitem_failed = NULL;   /* _array_object._setitem_failed */
+static PyObject *binary_failed = NULL;    /* _array_object._binary_failed */
+static PyObject *getitem_failed = NULL;   /* _array_object._getitem_failed */
 static int enabled = 0;
 
 #define FLAG_INT_OK 1   /* numeric: a Python int is accepted */
@@ -761,12 +765,13 @@ retryable_error(void)
            PyErr_ExceptionMatches(PyExc_KeyError);
 }
 
-/* After a write's kernel raised (an Exception; anything else propagates):
- * the Python error path ``fn(*args, exc)``, which raises what the Python
- * front end raises there without running the kernel again (it may have
- * written part of its output).  Returns NULL with that error set. */
+/* After a kernel raised (an Exception; anything else propagates): the Python
+ * error path ``fn(*args, exc)``, which raises what the Python front end
+ * raises there, without running the kernel again (a write's kernel may have
+ * written part of its output; any kernel may have warned before raising).
+ * Returns NULL with that error set. */
 static PyObject *
-report_write_error(PyObject *fn, PyObject *const *args, Py_ssize_t nargs)
+report_kernel_error(PyObject *fn, PyObject *const *args, Py_ssize_t nargs)
 {
     if (fn == NULL || nargs > 3 || !PyErr_ExceptionMatches(PyExc_Exception))
         return NULL;
@@ -1008,17 +1013,11 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
         r = PyObject_Vectorcall(func, args, 2, NULL);
     }
     if (r == NULL) {
-        if (op->kind == K_INPLACE) {
-            /* it may have written part of x: never run again */
-            PyObject *args[1] = {op->op};
-            res = report_write_error(inplace_failed, args, 1);
-        }
-        else if (retryable_error()) { /* nothing written: Python redoes it */
-            PyErr_Clear();
-            res = NOT_FAST;
-        }
-        else
-            res = NULL;
+        /* never run again: the Python error path with the kernel's error */
+        PyObject *args[1] = {op->op};
+        res = report_kernel_error(op->kind == K_INPLACE ? inplace_failed
+                                                        : binary_failed,
+                                  args, 1);
         goto done;
     }
     if (op->kind == K_INPLACE) {
@@ -1061,13 +1060,8 @@ fast_unary(FastOp *op, PyObject *x)
         goto done;
     Py_INCREF(func);
     PyObject *r = PyObject_CallOneArg(func, fx.data);
-    if (r == NULL) {
-        if (retryable_error()) { /* nothing written: Python redoes it */
-            PyErr_Clear();
-            res = NOT_FAST;
-        }
-        else
-            res = NULL;
+    if (r == NULL) { /* the Python definition lets it through as it is */
+        res = NULL;
         goto done;
     }
     r = as_native(r, e);
@@ -1348,7 +1342,10 @@ fast_getitem(PyObject *x, PyObject *key)
         r = PyObject_Vectorcall(func, args, 2, NULL);
     }
     if (r == NULL) {
-        if (retryable_error()) { /* nothing written: Python redoes it */
+        if (is_array) /* an index array: the Python error path */
+            res = report_kernel_error(getitem_failed, NULL, 0);
+        else if (retryable_error()) { /* a checked basic key: Python redoes
+                                         it (NumPy raises nothing there) */
             PyErr_Clear();
             res = NOT_FAST;
         }
@@ -1472,7 +1469,7 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
         /* it may have written part of x: the Python error path with the
          * kernel's error, never the kernel again */
         PyObject *args[3] = {x, key, value};
-        report_write_error(setitem_failed, args, 3);
+        report_kernel_error(setitem_failed, args, 3);
         ret = -1;
         goto done;
     }
@@ -2718,12 +2715,13 @@ static PyObject *
 mod_setup(PyObject *mod, PyObject *args)
 {
     PyObject *cls, *dts, *flags, *real, *hooks, *default_check, *overlap, *mT,
-        *getitem, *setitem, *devcls, *ipfail, *sifail;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOOOO!OO", &PyType_Type, &cls,
+        *getitem, *setitem, *devcls, *ipfail, *sifail, *bfail, *gifail;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOOOO!OOOO", &PyType_Type, &cls,
                           &PyTuple_Type, &dts, &PyTuple_Type, &flags,
                           &PyTuple_Type, &real, &PyDict_Type, &hooks,
                           &default_check, &overlap, &mT, &getitem, &setitem,
-                          &PyType_Type, &devcls, &ipfail, &sifail))
+                          &PyType_Type, &devcls, &ipfail, &sifail, &bfail,
+                          &gifail))
         return NULL;
     /* once: the module's state is then fixed for the life of the process,
      * so that nothing it points to can be freed under a running call */
@@ -2812,6 +2810,8 @@ mod_setup(PyObject *mod, PyObject *args)
     op_setitem = Py_NewRef(setitem);
     inplace_failed = Py_NewRef(ipfail);
     setitem_failed = Py_NewRef(sifail);
+    binary_failed = Py_NewRef(bfail);
+    getitem_failed = Py_NewRef(gifail);
     array_type = (PyTypeObject *)Py_NewRef(cls);
     /* Array's own deallocator (above) when the class is as _array_object
      * makes it: a heap type with CPython's generic deallocator, our base's
@@ -2886,7 +2886,7 @@ static PyMethodDef mod_methods[] = {
     {"_setup", mod_setup, METH_VARARGS,
      "_setup(Array, dtypes, flags, real, hooks_dict, writable_default, "
      "may_overlap, mT_getter, operator.getitem, operator.setitem, Device, "
-     "inplace_failed, setitem_failed); once."},
+     "inplace_failed, setitem_failed, binary_failed, getitem_failed); once."},
     {"_setup_asarray", mod_setup_asarray, METH_VARARGS,
      "_setup_asarray(((descr, DType), ...), scope_var, devices_dict, cpu): "
      "asarray's fast case (see _creation_functions); once."},
