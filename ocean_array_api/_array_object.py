@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import os
 import types
-from typing import Any
+from typing import Any, NoReturn
 
 from . import _dtypes as _dt
 from . import _ext_hooks as _hooks
@@ -39,7 +39,25 @@ if os.environ.get("OCEAN_ARRAY_API_FASTPATH", "1").strip() != "0":
     except ImportError:  # not built: the Python front end alone
         _fp = None
 _FASTPATH = _fp is not None
-_Base: Any = _fp.ArrayBase if _FASTPATH else object
+
+
+class _Fields:
+    """The storage of an Array without the compiled path: the three slots.
+
+    ``_wrap`` fills them on an instance of this class and then makes it an
+    ``Array`` (a ``__class__`` change, which costs about what a slot store
+    does), so that ``Array`` itself can refuse every attribute store and
+    deletion.  With the compiled path, ``_fastpath.ArrayBase`` holds the fields
+    as read-only members instead.
+    """
+
+    __slots__ = ("__weakref__", "_data", "_device", "_dtype")
+    _data: Any
+    _device: Device
+    _dtype: DType
+
+
+_Base: Any = _fp.ArrayBase if _FASTPATH else _Fields
 
 
 class Array(_Base):  # type: ignore[misc]
@@ -49,10 +67,9 @@ class Array(_Base):  # type: ignore[misc]
     ``zeros``, ...), never with ``Array(...)``.
     """
 
-    # With the fast path, the compiled base class holds the three fields.
-    __slots__ = (
-        ("__weakref__",) if _FASTPATH else ("__weakref__", "_data", "_device", "_dtype")
-    )
+    # The base class holds the three fields (compiled: ``ArrayBase``, whose
+    # members are read-only; pure Python: ``_Fields``).
+    __slots__ = ("__weakref__",) if _FASTPATH else ()
     _data: Any  # the native array (numpy.ndarray, cupy.ndarray, ...)
     _device: Device
     _dtype: DType
@@ -81,6 +98,18 @@ class Array(_Base):  # type: ignore[misc]
             "ocean_array_api.asarray() or another creation function"
         )
         raise TypeError(msg)
+
+    # An array's data, dtype and device are fixed when it is made: nothing
+    # can rebind or delete them (the compiled code relies on it, and so does
+    # every view of the data), and an Array has no other attributes to set.
+    # (With the compiled path the fields are read-only members besides, so
+    # that ``object.__setattr__`` cannot reach them either; in the pure Python
+    # front end it can, and there nothing can crash.)
+    def __setattr__(self, name: str, value: object, /) -> None:
+        raise _fixed_attribute(_SET, name)
+
+    def __delattr__(self, name: str, /) -> None:
+        raise _fixed_attribute(_DELETE, name)
 
     # --- attributes ---------------------------------------------------------
     @property
@@ -140,7 +169,8 @@ class Array(_Base):  # type: ignore[misc]
             msg = f"Array.mT: needs at least 2 dimensions, got {data.ndim}"
             raise ValueError(msg)
         dev = self._device
-        return _wrap(dev._ops["matrix_transpose"](data), self._dtype, dev)
+        dt = self._dtype
+        return _wrap(dev._ops["matrix_transpose"](data), dt, dev)
 
     # --- namespace, devices -------------------------------------------------
     def __array_namespace__(
@@ -310,8 +340,7 @@ class Array(_Base):  # type: ignore[misc]
                         # native, as every result, in one pass where possible
                         res = ops["getitem_native"](data, key._data)
                 except IndexError as exc:
-                    msg = f"__getitem__(): {exc}"
-                    raise IndexError(msg) from None
+                    _getitem_failed(exc)
                 if res.__class__ is not self._device._native:
                     res = self._device._backend.to_native(res)
                 return _wrap(res, self._dtype, self._device)
@@ -337,6 +366,7 @@ class Array(_Base):  # type: ignore[misc]
         """``x[key] = value``; ``value`` must promote to ``x.dtype``."""
         tk = key.__class__
         tv = value.__class__
+        failed = None
         if (
             (tk is int or tk is slice or tk is Array)
             and _hooks._check is _hooks._writable_default
@@ -347,10 +377,10 @@ class Array(_Base):  # type: ignore[misc]
             # int/float the dtype accepts).  NumPy raises IndexError for bad
             # ints and masks, ValueError for shapes.
             dt = self._dtype
+            d = self._data
             if tv is Array:
                 ok = value._dtype is dt and value._device is self._device
                 v = value._data
-                d = self._data
                 if (
                     ok
                     and (v is d or v.base is not None or d.base is not None)
@@ -376,16 +406,19 @@ class Array(_Base):  # type: ignore[misc]
                 k = key
             if ok:
                 try:
-                    self._device._ops["setitem"](self._data, k, v)
+                    self._device._ops["setitem"](d, k, v)
                     return
-                except (IndexError, ValueError, TypeError, OverflowError):
-                    pass  # the full path below reports it properly
+                except (IndexError, ValueError, TypeError, OverflowError) as exc:
+                    # The full path below checks the call and reports the
+                    # error properly, without running the kernel again: it
+                    # may have written part of its elements before failing.
+                    failed = exc
         elif tk is _hooks.index_type:  # an ocean_ext.index object
             key._setitem(self, value)
             return
         from ._indexing import setitem
 
-        setitem(self, key, value)
+        setitem(self, key, value, failed)
 
     def __iter__(self) -> Any:
         if self._data.ndim == 0:
@@ -522,16 +555,27 @@ class Array(_Base):  # type: ignore[misc]
         return self.__copy__()
 
 
+_SET, _DELETE = "set", "delete"
+
+
+def _fixed_attribute(action: str, name: str) -> AttributeError:
+    return AttributeError(
+        f"cannot {action} attribute {name!r} of an Array: its data, dtype and "
+        f"device are fixed when it is made, and it has no other attributes"
+    )
+
+
 _object_new = object.__new__
 
 
 def _wrap(data: Any, dtype: DType, device: Device) -> Array:
     """The only way to make an Array: no checks, the caller guarantees them."""
-    a = _object_new(Array)
+    a = _object_new(_Fields)
     a._data = data
     a._dtype = dtype
     a._device = device
-    return a
+    a.__class__ = Array  # (Array refuses stores: see _Fields)
+    return a  # type: ignore[return-value]
 
 
 if _FASTPATH:
@@ -654,7 +698,8 @@ def _install_fastpath() -> None:
     # wrappers, are called).
     _fp._setup(
         Array, std, flags, real, vars(_hooks), _hooks._writable_default,
-        _may_overlap, mt, operator.getitem, operator.setitem,
+        _may_overlap, mt, operator.getitem, operator.setitem, Device,
+        _inplace_failed, _setitem_failed, _binary_failed, _getitem_failed,
     )  # fmt: skip
     base = vars(_fp.ArrayBase)
     for name in ("dtype", "device", "shape", "ndim", "size", "mT"):
@@ -663,6 +708,36 @@ def _install_fastpath() -> None:
     setitem = Array.__dict__["__setitem__"]
     Array.__getitem__ = _fp._make_op(getitem, "getitem", "getitem", 0, "same")  # type: ignore[method-assign]
     Array.__setitem__ = _fp._make_op(setitem, "setitem", "setitem", 0, "same")  # type: ignore[method-assign]
+
+
+# The error paths of the compiled calls: after their kernel raised, they call
+# these with its exception, which raise what the Python front end raises
+# there, without running the kernel again (a write's kernel may have written
+# part of its output, and any kernel may have warned before raising).
+def _inplace_failed(name: str, exc: BaseException) -> None:
+    from ._elementwise_functions import _inplace_failed as failed
+
+    failed(name, exc)
+
+
+def _binary_failed(name: str, exc: BaseException) -> None:
+    from ._elementwise_functions import _binary_failed as failed
+
+    failed(name, exc)
+
+
+def _getitem_failed(exc: BaseException) -> NoReturn:
+    """What ``x[index_array]`` raises when its kernel raised ``exc``."""
+    if isinstance(exc, IndexError):  # out-of-bounds indices, a mask's shape
+        msg = f"__getitem__(): {exc}"
+        raise IndexError(msg) from None
+    raise exc
+
+
+def _setitem_failed(x: Array, key: Any, value: Any, exc: BaseException) -> None:
+    from ._indexing import setitem
+
+    setitem(x, key, value, exc)
 
 
 def _compiled(func: Any, kind: str, mask: int = 0, result: str = "same") -> Any:

@@ -958,5 +958,10 @@ def dlpack_export(
 # The compiled fast path (docs/dev/fastpath.md) in front of asarray(): the
 # fast case above (a NumPy array, no keywords, the CPU by default) in C.
 if _ao._FASTPATH:
-    _ao._fp._setup_asarray(_HOST_DTYPES, _devices._scope, vars(_devices), _CPU)
+    _ao._fp._setup_asarray(
+        tuple((n, d) for n, d in _HOST_DESCRS if n.isnative),
+        _devices._scope,
+        vars(_devices),
+        _CPU,
+    )
     asarray = _ao._compiled(asarray, "asarray")

@@ -11,7 +11,7 @@ installed on :class:`Array` from the same functions at the bottom of this file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as _np
 
@@ -203,10 +203,8 @@ def _binary(
                 )
             try:
                 res = dev._ops[name](a, b)
-            except ValueError as exc:
-                raise _shape_error(where, exc) from None
-            except OverflowError as exc:  # a Python int beyond the dtype's range
-                raise _overflow_error(where, exc) from None
+            except (ValueError, OverflowError) as exc:
+                _binary_failed(name, exc)
             if res.__class__ is not dev._native:
                 res = dev._backend.to_native(res)
             if result == "promote":
@@ -469,6 +467,38 @@ def _operand_ok(other: Any) -> bool:
     return False
 
 
+def _binary_failed(name: str, exc: BaseException) -> NoReturn:
+    """Raise what binary function ``name`` (and its operators) raises when its
+    kernel raised ``exc`` (the compiled operators call this too, rather than
+    running the kernel again: a kernel may warn before it raises)."""
+    where = f"{name}()"
+    if isinstance(exc, ValueError):
+        raise _shape_error(where, exc) from None
+    if isinstance(exc, OverflowError):  # a Python int beyond the dtype's range
+        raise _overflow_error(where, exc) from None
+    raise exc
+
+
+def _inplace_failed(name: str, exc: BaseException) -> NoReturn:
+    """Raise what the in-place operator of kernel ``name`` raises when that
+    kernel (``kernel(a, b, out=a)``) raised ``exc``.
+
+    The kernel may have written part of ``a`` before failing (NumPy's integer
+    power stops at the first negative exponent), so nothing runs it again:
+    the compiled operators call this too after their kernel failed.
+    """
+    where = f"in-place {name}()"
+    if isinstance(exc, ValueError):
+        from ._ext_hooks import is_readonly_failure, readonly_error
+
+        if is_readonly_failure(exc):
+            raise readonly_error(where) from None
+        raise _shape_error(where, exc) from None
+    if isinstance(exc, OverflowError):  # a Python int beyond the dtype's range
+        raise _overflow_error(where, exc) from None
+    raise exc
+
+
 def _install_operators() -> None:
     def forward(func: Callable[..., Array]) -> Callable[..., Any]:
         op = func._operator  # type: ignore[attr-defined]
@@ -503,21 +533,13 @@ def _install_operators() -> None:
                     f"operation cannot change the dtype {self._dtype} of `x1`"
                 )
                 raise TypeError(msg)
-            from ._ext_hooks import (
-                check_writable,
-                is_readonly_failure,
-                readonly_error,
-            )
+            from ._ext_hooks import check_writable
 
             check_writable(self, where)
             try:
                 dev._ops[name](a, b, out=a)
-            except ValueError as exc:
-                if is_readonly_failure(exc):
-                    raise readonly_error(where) from None
-                raise _shape_error(where, exc) from None
-            except OverflowError as exc:  # a Python int beyond the dtype's range
-                raise _overflow_error(where, exc) from None
+            except (ValueError, OverflowError) as exc:
+                _inplace_failed(name, exc)
             return self
 
         return op

@@ -18,15 +18,26 @@ class ReadOnlyError(ValueError):
 
 
 def _writable_default(x: Any, where: str) -> None:
-    return None
+    """The check while nothing was made read-only through ``ocean_ext``: the
+    memory's own flag (a read-only NumPy array, or a view of one).
+
+    A write to such memory raises :class:`ReadOnlyError` before anything else
+    is looked at, as it does with ``ocean_ext``'s checker installed: which
+    error a write gives never depends on whether some other array was made
+    read-only.  The quick write paths (the compiled ones, and
+    ``Array.__setitem__``'s) skip this call while it is the default and let
+    the backend refuse the write; the full path then calls it first.
+    """
+    flags = getattr(x._data, "flags", None)
+    if flags is not None and not getattr(flags, "writeable", True):
+        raise readonly_error(where)
 
 
 _check = _writable_default
 
 # False while an ``ocean_ext.instrument`` block is active: ``x[key] = value``
-# then skips its quick attempt, which on a kernel error (an index out of
-# bounds) hands the call to the full path, where the kernel runs again and
-# would be counted twice.
+# then skips its quick attempt and takes the full path, whose every kernel
+# call is the one the counts expect.
 quick_setitem = True
 
 

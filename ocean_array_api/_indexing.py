@@ -163,13 +163,24 @@ def native_key(x: Array, key: Any, where: str) -> Any:
     return tuple(out)
 
 
-def setitem(x: Array, key: Any, value: Any) -> None:
-    """``x[key] = value`` after checking key, value dtype and device."""
+def setitem(
+    x: Array, key: Any, value: Any, failed: BaseException | None = None
+) -> None:
+    """``x[key] = value`` after checking key, value dtype and device.
+
+    ``failed``: the error a quick attempt's kernel raised for this very call
+    (``Array.__setitem__``'s, or the compiled one's).  The checks run as
+    always, and then that error is reported as the kernel's own would be,
+    without running the kernel again: it may have written part of its
+    elements before failing, and a second run would start from them.
+    """
     where = "__setitem__()"
     check_writable(x, where)
     nkey = native_key(x, key, where)
     v = native_value(x, value, where)
     try:
+        if failed is not None:
+            raise failed
         x._device._ops["setitem"](x._data, nkey, v)
     except IndexError as exc:  # out-of-bounds index arrays
         msg = f"{where}: {exc}"

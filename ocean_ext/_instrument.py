@@ -152,9 +152,10 @@ def _unwrap_tables() -> None:
 
 # While a block is active the compiled fast path steps aside, and so does the
 # Python front end's quick attempt at ``x[key] = value``, so every call takes
-# the full Python front end and the counts are exactly its counts.  (Both, on
-# a kernel error, hand the call to the full path, which runs the failing
-# kernel again: counted twice.)  Restored with the last block.
+# the full Python front end and the counts are exactly its counts.  (The
+# compiled path runs a read's kernel again in Python after an error: counted
+# twice; and a quick attempt runs the kernel where the full path's checks
+# would refuse the call first.)  Restored with the last block.
 _fastpath_state: list[bool] = []
 
 

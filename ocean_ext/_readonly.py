@@ -12,8 +12,9 @@ How it works, and why it costs nothing until used:
 
 - The core's write paths (``__setitem__``, the in-place operators, ``@=``,
   ``ocean_ext``'s in-place functions and sparse writes) call
-  ``ocean_array_api._ext_hooks.check_writable(x, where)``, whose default does
-  nothing; the fast ``__setitem__`` path tests for that default by identity.
+  ``ocean_array_api._ext_hooks.check_writable(x, where)``, whose default
+  looks at the memory's own flag only (NumPy's ``writeable``); the quick write
+  paths test for that default by identity and leave that flag to the backend.
   ``set_readonly`` installs a real checker, and the default comes back as
   soon as no read-only region is left (their arrays were freed, or made
   writable again).

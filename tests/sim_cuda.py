@@ -71,14 +71,18 @@ class _CheckedDType:
 
 
 def _check_labels() -> None:
-    # With the compiled fast path the slot is the base class's (a member
-    # descriptor of ``_fastpath.ArrayBase``), and arrays the compiled code
-    # makes bypass this check; the CI run with OCEAN_ARRAY_API_FASTPATH=0
-    # checks every array.
-    slot = Array.__dict__.get("_dtype")
-    if slot is None:
-        slot = next(vars(k)["_dtype"] for k in Array.__mro__ if "_dtype" in vars(k))
-    if not isinstance(slot, _CheckedDType):
+    # The slot is a base class's: ``_array_object._Fields`` without the
+    # compiled path (``_wrap`` fills it on a ``_Fields`` instance, so the check
+    # goes there), a read-only member of ``_fastpath.ArrayBase`` with it
+    # (arrays the compiled code makes bypass this check; the CI run with
+    # OCEAN_ARRAY_API_FASTPATH=0 checks every array).
+    owner = next(k for k in Array.__mro__ if "_dtype" in vars(k))
+    slot = vars(owner)["_dtype"]
+    if isinstance(slot, _CheckedDType):
+        return
+    if owner.__flags__ & (1 << 9):  # a heap type (Py_TPFLAGS_HEAPTYPE)
+        owner._dtype = _CheckedDType(slot)
+    else:
         Array._dtype = _CheckedDType(slot)  # type: ignore[assignment,misc]
 
 

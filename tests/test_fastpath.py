@@ -1012,7 +1012,8 @@ import numpy as np
 sys.path[:0] = {paths!r}
 from tests.test_fastpath import FUNCTIONS, READS, WRITES, _arrays, _outcome
 from ocean_array_api import _array_object as ao
-out = {{"fastpath": ao._FASTPATH, "slots": list(ao.Array.__slots__),
+slots = [n for k in ao.Array.__mro__ for n in getattr(k, "__slots__", ())]
+out = {{"fastpath": ao._FASTPATH, "slots": slots,
         "add": type(ao.Array.__dict__["__add__"]).__name__, "results": {{}}}}
 with np.errstate(all="ignore"):
     for name, op in READS + WRITES + FUNCTIONS:

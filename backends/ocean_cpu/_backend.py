@@ -73,7 +73,10 @@ def _floor_divide(x1: Any, x2: Any, out: ndarray | None = None) -> ndarray:
     # (+-inf and +-0).  Only float inputs with an infinity take the fix-up.
     res = np.asarray(np.floor_divide(x1, x2))
     if res.dtype.kind == "f":
-        one_inf = np.isinf(x1) ^ np.isinf(x2)
+        # (a Python int beyond int64 is no NumPy scalar: np.isinf refused it)
+        one_inf = np.isinf(np.asarray(x1, dtype=res.dtype)) ^ np.isinf(
+            np.asarray(x2, dtype=res.dtype)
+        )
         if one_inf.any():
             with np.errstate(all="ignore"):
                 exact = np.floor(np.true_divide(x1, x2))
@@ -169,6 +172,18 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
     # sqrt(x1), which gives NaN (and a warning) for -inf and -0.0 for -0.0,
     # where the standard wants +inf and +0.  Patch those two inputs after the
     # call; NumPy's other shortcuts (-1, 0, 1, 2) agree with the standard.
+    if (
+        out is not None
+        and out.dtype.kind in "iu"
+        and not (out.dtype.isnative and out.flags.aligned)
+    ):
+        # Note: NumPy's integer power raises partway (a negative exponent);
+        # into an `out` it must buffer (byte-swapped or unaligned) it then
+        # copies back its whole buffer, the elements it never computed
+        # included (uninitialised memory).  Compute apart, copy on success:
+        # nothing is written when it raises.
+        out[...] = np.power(x1, x2)
+        return out
     t2 = x2.__class__
     if t2 is int:  # the common x ** 2: no exponent of 0.5 possible
         if x2 == 2 and x1.dtype.kind in "iuf":

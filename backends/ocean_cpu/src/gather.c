@@ -21,15 +21,35 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Loads and stores go through memcpy of a fixed size, which compilers turn
+ * into one move: the source (a view of any NumPy array, e.g. one made from a
+ * buffer at an odd address) and the index array need not be aligned for
+ * their types, and a load through a misaligned pointer is undefined. */
+#define LOAD_STORE(T)                                                           \
+    static inline T ld_##T(const char *p)                                       \
+    {                                                                           \
+        T v;                                                                    \
+        memcpy(&v, p, sizeof(T));                                               \
+        return v;                                                               \
+    }                                                                           \
+    static inline void st_##T(char *p, T v) { memcpy(p, &v, sizeof(T)); }
+LOAD_STORE(uint8_t)
+LOAD_STORE(uint16_t)
+LOAD_STORE(uint32_t)
+LOAD_STORE(uint64_t)
+LOAD_STORE(int32_t)
+LOAD_STORE(int64_t)
+#define LOAD(T, p) ld_##T(p)
+#define STORE(T, p, v) st_##T((p), (v))
+
 #define GATHER(NAME, T, OFF, SWAP)                                              \
     static void NAME(const char *src, const void *off_, char *out, npy_intp n)  \
     {                                                                           \
-        const OFF *off = (const OFF *)off_;                                     \
-        const T *s = (const T *)src;                                            \
-        T *o = (T *)out;                                                        \
+        const char *off = (const char *)off_;                                   \
         for (npy_intp i = 0; i < n; i++) {                                      \
-            T v = s[off[i]];                                                    \
-            o[i] = SWAP(v);                                                     \
+            npy_intp k = (npy_intp)LOAD(OFF, off + i * sizeof(OFF));            \
+            T v = LOAD(T, src + k * (npy_intp)sizeof(T));                       \
+            STORE(T, out + i * sizeof(T), SWAP(v));                             \
         }                                                                       \
     }
 
@@ -62,13 +82,12 @@ GATHER(c8_i64, uint64_t, int64_t, SWAP32X2)
 #define GATHER16(NAME, OFF, SWAP)                                               \
     static void NAME(const char *src, const void *off_, char *out, npy_intp n)  \
     {                                                                           \
-        const OFF *off = (const OFF *)off_;                                     \
-        const uint64_t *s = (const uint64_t *)src;                              \
-        uint64_t *o = (uint64_t *)out;                                          \
+        const char *off = (const char *)off_;                                   \
         for (npy_intp i = 0; i < n; i++) {                                      \
-            const uint64_t *e = s + 2 * (npy_intp)off[i];                       \
-            o[2 * i] = SWAP(e[0]);                                              \
-            o[2 * i + 1] = SWAP(e[1]);                                          \
+            npy_intp k = (npy_intp)LOAD(OFF, off + i * sizeof(OFF));            \
+            const char *e = src + 16 * k;                                       \
+            STORE(uint64_t, out + 16 * i, SWAP(LOAD(uint64_t, e)));             \
+            STORE(uint64_t, out + 16 * i + 8, SWAP(LOAD(uint64_t, e + 8)));     \
         }                                                                       \
     }
 
@@ -171,19 +190,17 @@ static PyObject *take(PyObject *Py_UNUSED(self), PyObject *args)
     static npy_intp NAME(const char *src, const void *idx_, char *out, npy_intp n, \
                          npy_intp len)                                             \
     {                                                                              \
-        const IDX *idx = (const IDX *)idx_;                                        \
-        const T *s = (const T *)src;                                               \
-        T *o = (T *)out;                                                           \
+        const char *idx = (const char *)idx_;                                      \
         for (npy_intp i = 0; i < n; i++) {                                         \
-            npy_intp k = (npy_intp)idx[i];                                         \
+            npy_intp k = (npy_intp)LOAD(IDX, idx + i * sizeof(IDX));               \
             if (k < 0) {                                                           \
                 k += len;                                                          \
             }                                                                      \
             if ((npy_uintp)k >= (npy_uintp)len) {                                  \
                 return i;                                                          \
             }                                                                      \
-            T v = s[k];                                                            \
-            o[i] = SWAP(v);                                                        \
+            T v = LOAD(T, src + k * (npy_intp)sizeof(T));                          \
+            STORE(T, out + i * sizeof(T), SWAP(v));                                \
         }                                                                          \
         return -1;                                                                 \
     }
@@ -246,8 +263,9 @@ static PyObject *take_checked(PyObject *Py_UNUSED(self), PyObject *args)
     bad = fn(s, ix, d, n, len);
     Py_END_ALLOW_THREADS
     if (bad >= 0) {
-        long long v = type == NPY_INT64 ? (long long)((const int64_t *)ix)[bad]
-                                        : (long long)((const int32_t *)ix)[bad];
+        const char *at = (const char *)ix;
+        long long v = type == NPY_INT64 ? (long long)LOAD(int64_t, at + bad * 8)
+                                        : (long long)LOAD(int32_t, at + bad * 4);
         Py_DECREF(out);
         PyErr_Format(PyExc_IndexError,
                      "index %lld is out of bounds for axis 0 with size %lld", v,
