@@ -2,6 +2,8 @@
 
 ``ocean_cpu._gather_c`` gathers through precomputed flat offsets (bound
 ``ocean_ext.index`` objects; ``backends/ocean_cpu/src/gather.c``).
+``ocean_cpu._parallel_c`` sends large calls of the CPU table's entries to
+their parallel strategies (``backends/ocean_cpu/src/parallel.c``).
 ``ocean_cpu._halfprec_c`` holds the NumPy ufuncs of the ``ocean_ext.float16``
 and ``ocean_ext.complex32`` dtypes (``backends/ocean_cpu/src/halfprec.c``).
 ``pip install .`` builds it with the C compiler Python was built with (gcc or
@@ -41,6 +43,15 @@ setup(
             include_dirs=[np.get_include()],
             define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
             extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
+        ),
+        # The size test in front of the CPU table's parallel entries.
+        Extension(
+            "ocean_cpu._parallel_c",
+            sources=["backends/ocean_cpu/src/parallel.c"],
+            include_dirs=[np.get_include()],
+            define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
+            extra_compile_args=[] if sys.platform == "win32" else ["-O2"],
+            optional=True,
         ),
         # The compiled fast path of the Array front end (operators, indexing,
         # attributes; ocean_array_api/src/fastpath.c).  Optional: without it
