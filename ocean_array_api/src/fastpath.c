@@ -64,6 +64,10 @@ typedef struct {
      * wrapper, is called) */
     PyObject *cpu_reshape, *cpu_permute_dims, *cpu_concat, *cpu_where,
         *cpu_astype, *cpu_pow;
+    /* the sizes (elements) from which those entries run on several threads
+     * (ocean_cpu._parallel); the NumPy C calls above take smaller calls only.
+     * NULL: the entry has no such threshold. */
+    const Py_ssize_t *where_min, *astype_min, *concat_min, *pow_min;
 } DeviceEntry;
 static DeviceEntry devices[MAX_DEVICES];
 static int n_devices = 0;
@@ -356,6 +360,31 @@ cpu_kernel(DeviceEntry *e, PyObject *key, const char *qualname)
     return res;
 }
 
+/* The address of the size threshold of a parallel CPU entry (its
+ * ``_size_limit`` capsule, see ocean_cpu/src/parallel.c), or NULL. */
+static const Py_ssize_t *
+size_limit(PyObject *f)
+{
+    if (f == NULL)
+        return NULL;
+    PyObject *cap = PyObject_GetAttrString(f, "_size_limit");
+    const Py_ssize_t *p = NULL;
+    if (cap != NULL && PyCapsule_CheckExact(cap))
+        p = PyCapsule_GetPointer(cap, "ocean_cpu._parallel_c.limit");
+    Py_XDECREF(cap);
+    PyErr_Clear();
+    return p;
+}
+
+/* Whether a NumPy C call may stand for a parallel entry: no threshold, or
+ * ``o`` (when a NumPy array) below it. */
+static inline int
+below(const Py_ssize_t *limit, PyObject *o)
+{
+    return limit == NULL || !PyArray_Check(o) ||
+           PyArray_SIZE((PyArrayObject *)o) < *limit;
+}
+
 /* ---- kernel look-up, cached ---------------------------------------------
  * Every compiled call looks its kernel up in the device's table (a dict,
  * which ocean_ext.instrument or a test may change at any time); the lookup
@@ -484,6 +513,10 @@ device_entry(PyObject *dev)
     e->cpu_where = cpu_kernel(e, s_where, "_where");
     e->cpu_astype = cpu_kernel(e, s_astype, "_astype");
     e->cpu_pow = cpu_kernel(e, s_pow, "_pow");
+    e->where_min = size_limit(e->cpu_where);
+    e->astype_min = size_limit(e->cpu_astype);
+    e->concat_min = size_limit(e->cpu_concat);
+    e->pow_min = size_limit(e->cpu_pow);
     return e;
 }
 
@@ -667,7 +700,7 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
        numpy.square for the exponent 2 of a real array (as _pow decides) */
     int square = 0;
     if (func == e->cpu_pow && np_power != NULL && op->kind != K_REFLECTED &&
-        PyLong_CheckExact(b)) {
+        PyLong_CheckExact(b) && below(e->pow_min, a)) {
         int overflow = 0;
         long v = PyLong_AsLongAndOverflow(b, &overflow);
         if (v == -1 && PyErr_Occurred()) {
@@ -1345,7 +1378,11 @@ fast_concat(PyObject *arrays, PyObject *axis)
     for (Py_ssize_t i = 0; i < n; i++)
         PyList_SET_ITEM(natives, i, Py_NewRef(((ArrayBase *)items[i])->data));
     PyObject *res;
-    if (f == e->cpu_concat && axis != Py_None) {
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        total += PyArray_SIZE((PyArrayObject *)PyList_GET_ITEM(natives, i));
+    if (f == e->cpu_concat && axis != Py_None &&
+        (e->concat_min == NULL || total < *e->concat_min)) {
         /* _concat: numpy.concatenate(natives, axis) */
         res = PyArray_Concatenate(natives, (int)ax);
     }
@@ -1424,7 +1461,9 @@ fast_where(PyObject *cond, PyObject *x1, PyObject *x2)
     if (f == NULL)
         return NOT_FAST;
     PyObject *res;
-    if (f == e->cpu_where) /* _where: numpy.where(cond, x1, x2) */
+    if (f == e->cpu_where && below(e->where_min, ac->data) &&
+        below(e->where_min, b1) && below(e->where_min, b2))
+        /* _where: numpy.where(cond, x1, x2) */
         res = PyArray_Where(ac->data, b1, b2);
     else {
         PyObject *args[3] = {ac->data, b1, b2};
@@ -1485,7 +1524,8 @@ fast_astype(PyObject *x, PyObject *dtype, PyObject *copy)
     if (f == NULL)
         return NOT_FAST;
     PyObject *res;
-    if (f == e->cpu_astype && PyArray_CheckExact(ax->data)) {
+    if (f == e->cpu_astype && PyArray_CheckExact(ax->data) &&
+        below(e->astype_min, ax->data)) {
         /* _astype: x.astype(dtype, copy=copy) */
         PyObject *args[3] = {ax->data, dtype_native[ti], copy};
         res = PyObject_VectorcallMethod(s_astype, args, 2, kw_copy);
