@@ -71,6 +71,7 @@ except ImportError:  # pragma: no cover - depends on the build
 __all__ = [
     "CHUNK",
     "LIMITS",
+    "Elementwise",
     "ParallelPy",
     "current_threads",
     "default_threads",
@@ -407,21 +408,19 @@ def _run(fn: Callable[[int], None], n: int, nthreads: int, name: str) -> None:
     if n == 1:
         fn(0)
         return
-    policy = np.geterr()
-    if all(v == "ignore" for v in policy.values()):
-        _pool.run(fn, n, nthreads)
-        return
     collect = _Collect()
-    modes = {k: "ignore" if v == "ignore" else "call" for k, v in policy.items()}
-    with np.errstate(call=collect, **modes):  # type: ignore[arg-type]
+    with np.errstate(call=collect, all="call"):
         _pool.run(fn, n, nthreads)
-    _report(collect.seen, policy, name)
+    if collect.seen:  # what the caller's policy says of them
+        _report(collect.seen, np.geterr(), name)
 
 
 # --- layout helpers ------------------------------------------------------------------
 def _outer_axis(a: ndarray) -> int | None:
     """The axis of ``a`` with the largest stride among those of two elements
     or more (slices along it are the largest contiguous pieces), or None."""
+    if a.ndim == 1:
+        return 0 if a.shape[0] >= 2 else None
     best, stride = None, -1
     for i, (n, s) in enumerate(zip(a.shape, a.strides, strict=True)):
         if n >= 2 and abs(s) > stride:
@@ -438,18 +437,20 @@ def _bounds(extent: int, n: int) -> list[int]:
 # give a NaN another sign or payload depending on where a slice starts and
 # how long it is (SIMD body or scalar tail), so the same parts on every
 # thread count is what keeps every bit the same.
-_PART = 1 << 16  # elements per part, about
-_MIN_PARTS = 4  # at least (so that two threads or more share the work) ...
-_MAX_PARTS = 64  # ... and at most (each part costs a call, about 2 us)
+_PART = 1 << 17  # elements per part, about (memory-bound work) ...
+_MATH_PART = 1 << 13  # ... and for work that computes more than it moves
+_MIN_PARTS = 2  # at least (so that two threads share the work) ...
+_MAX_PARTS = 64  # ... and at most (each part costs a call, about 1 us)
 
 
-def _n_items(size: int, extent: int) -> int:
+def _n_items(size: int, extent: int, part_size: int = _PART) -> int:
     """How many parts to cut an axis of ``extent`` into (``size`` elements
-    in all).  Every part keeps two elements or more along it: NumPy takes
-    other loops for an operand of one element (``power`` with an exponent of
-    0.5 becomes ``sqrt``), and drops an axis of one element from a
-    reduction's iteration, which changes the order of its sums."""
-    want = min(_MAX_PARTS, max(_MIN_PARTS, size // _PART))
+    in all, parts of about ``part_size``).  Every part keeps two elements or
+    more along it: NumPy takes other loops for an operand of one element
+    (``power`` with an exponent of 0.5 becomes ``sqrt``), and drops an axis
+    of one element from a reduction's iteration, which changes the order of
+    its sums."""
+    want = min(_MAX_PARTS, max(_MIN_PARTS, size // part_size))
     return max(1, min(extent // 2, want))
 
 
@@ -457,17 +458,45 @@ def _empty_like_operands(
     shape: tuple[int, ...], dtype: np.dtype, arrays: Sequence[ndarray]
 ) -> ndarray:
     """A result array laid out as NumPy lays out a ufunc's result: like the
-    full-shape operands when they agree (C or Fortran order, or the one
-    full-shape operand's order), else C order."""
+    full-shape operand (in its memory order, NumPy's ``order="K"``) when there
+    is one, in C or Fortran order when all full-shape operands agree on it,
+    else in C order."""
     full = [a for a in arrays if a.shape == shape]
-    if full:
+    if len(full) == 1:
+        a = full[0]
+        if 0 not in a.strides:
+            return np.empty_like(a, dtype=dtype)
+    elif full:
         if all(a.flags.c_contiguous for a in full):
             return np.empty(shape, dtype)
         if all(a.flags.f_contiguous for a in full):
             return np.empty(shape, dtype, order="F")
-        if len(full) == 1 and 0 not in full[0].strides:
-            return np.empty_like(full[0], dtype=dtype)
     return np.empty(shape, dtype)
+
+
+_dtypes: dict[tuple[Any, ...], np.dtype] = {}
+
+
+def _result_dtype(func: Callable[..., Any], args: Sequence[Any]) -> np.dtype | None:
+    """The dtype of ``func(*args)``, found once per function and operand
+    dtypes (Python scalars by type: NumPy 2 resolves dtypes from those only)
+    by calling ``func`` on one element of each operand; None for a result
+    that is no single array."""
+    key = (
+        func.func if func.__class__ is _NameAs else func,  # type: ignore[attr-defined]
+        *[a.dtype if a.__class__ is ndarray else a.__class__ for a in args],
+    )
+    dt = _dtypes.get(key)
+    if dt is None:
+        with np.errstate(all="ignore"):
+            probe = func(*[_first(a) for a in args])
+        if isinstance(probe, tuple):
+            return None
+        dt = np.asarray(probe).dtype
+        if len(_dtypes) > 4096:
+            _dtypes.clear()
+        _dtypes[key] = dt
+    return dt
 
 
 def _first(a: Any) -> Any:
@@ -490,18 +519,23 @@ def _cutter(a: Any, axis: int, ndim: int) -> Callable[[slice], Any]:
 
 
 # --- strategies: elementwise ---------------------------------------------------------
-def elementwise(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """A large elementwise call: the result's outermost axis split in parts,
-    each computed by ``func`` into its slice of the result (``out=``)."""
-    nthreads = current_threads()
+def _elementwise(
+    func: Callable[..., Any],
+    part_size: int,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    """A large elementwise call: the result's outermost axis cut in parts of
+    about ``part_size`` elements, each computed by ``func`` into its slice of
+    the result (``out=``)."""
     out = kwargs.get("out")
-    if kwargs.keys() - {"out"}:
+    if kwargs and (len(kwargs) > 1 or "out" not in kwargs):
         return func(*args, **kwargs)
-    arrays = [a for a in args if isinstance(a, ndarray)]
+    arrays = [a for a in args if a.__class__ is ndarray]
     if not arrays:
         return func(*args, **kwargs)
     if out is not None:
-        if not isinstance(out, ndarray):
+        if out.__class__ is not ndarray:
             return func(*args, **kwargs)
         shape = out.shape
         for a in arrays:
@@ -514,46 +548,108 @@ def elementwise(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             return func(*args, **kwargs)
         res = out
     else:
-        try:
-            shape = np.broadcast(*arrays).shape
-        except ValueError:
-            return func(*args, **kwargs)  # raises as NumPy does
-        with np.errstate(all="ignore"):
-            probe = func(*[_first(a) for a in args])
-        if probe.__class__ is not ndarray:
-            if isinstance(probe, tuple):
-                return func(*args, **kwargs)
-            probe = np.asarray(probe)
-        res = _empty_like_operands(shape, probe.dtype, arrays)
+        if len(arrays) == 1:
+            shape = arrays[0].shape
+        else:
+            try:
+                shape = np.broadcast(*arrays).shape
+            except ValueError:
+                return func(*args, **kwargs)  # raises as NumPy does
+        dt = _result_dtype(func, args)
+        if dt is None:
+            return func(*args, **kwargs)
+        res = _empty_like_operands(shape, dt, arrays)
+    ndim = len(shape)
     axis = _outer_axis(res)
     if axis is None:
         return func(*args, **kwargs)
     extent = shape[axis]
-    n = _n_items(res.size, extent)
+    n = _n_items(res.size, extent, part_size)
+    if n < 2:
+        return func(*args, **kwargs) if out is None else func(*args, out=out)
     bounds = _bounds(extent, n)
-    cuts = [_cutter(a, axis, len(shape)) for a in args]
-    head = (slice(None),) * axis
+    # a ufunc takes its output as a positional argument (cheaper to pass)
+    positional = isinstance(func, np.ufunc) and func.nin == len(args)
+    if ndim == 1:
+        part = _part_1d(func, args, res, bounds, positional)
+    else:
+        cuts = [_cutter(a, axis, ndim) for a in args]
+        head = (slice(None),) * axis
 
-    def part(i: int) -> None:
-        sl = slice(bounds[i], bounds[i + 1])
-        func(*[cut(sl) for cut in cuts], out=res[(*head, sl)])
+        def part(i: int) -> None:
+            sl = slice(bounds[i], bounds[i + 1])
+            func(*[c(sl) for c in cuts], out=res[(*head, sl)])
 
-    _run(part, n, nthreads, getattr(func, "__name__", "ufunc"))
+    _run(part, n, current_threads(), getattr(func, "__name__", "ufunc"))
     return res
 
 
-class _Named:
-    """``strategy`` reporting floating-point errors under ``name`` (picklable,
-    as the table entries are: dask graphs hold them)."""
+def _part_1d(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    res: ndarray,
+    bounds: list[int],
+    positional: bool,
+) -> Callable[[int], None]:
+    """The part function of a 1-D elementwise call (the common case, without
+    the generic path's per-part list: each part costs about a microsecond)."""
+    # the operands that vary along the axis (one of one element, or 0-d,
+    # broadcasts whole)
+    cut = [a.__class__ is ndarray and a.ndim == 1 and a.shape[0] != 1 for a in args]
+    if positional and len(args) == 1 and cut[0]:
+        (a,) = args
 
-    __slots__ = ("name", "strategy")
+        def unary(i: int) -> None:
+            lo, hi = bounds[i], bounds[i + 1]
+            func(a[lo:hi], res[lo:hi])
 
-    def __init__(self, strategy: Callable[..., Any], name: str) -> None:
-        self.strategy = strategy
+        return unary
+    if positional and len(args) == 2 and cut[0]:
+        a, b = args
+        if cut[1]:
+
+            def binary(i: int) -> None:
+                lo, hi = bounds[i], bounds[i + 1]
+                func(a[lo:hi], b[lo:hi], res[lo:hi])
+
+            return binary
+
+        def left(i: int) -> None:
+            lo, hi = bounds[i], bounds[i + 1]
+            func(a[lo:hi], b, res[lo:hi])
+
+        return left
+
+    def part(i: int) -> None:
+        lo, hi = bounds[i], bounds[i + 1]
+        ops = [a[lo:hi] if c else a for a, c in zip(args, cut, strict=True)]
+        if positional:
+            func(*ops, res[lo:hi])
+        else:
+            func(*ops, out=res[lo:hi])
+
+    return part
+
+
+class Elementwise:
+    """The strategy of elementwise entries: parts of about :data:`_PART`
+    elements, or :data:`_MATH_PART` for work that computes more than it moves
+    (``math``); ``name``: NumPy's name of the operation, for the messages of
+    floating-point errors (None: the function's own ``__name__``)."""
+
+    __slots__ = ("math", "name")
+
+    def __init__(self, math: bool, name: str | None = None) -> None:
+        self.math = math
         self.name = name
 
     def __call__(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return self.strategy(_NameAs(func, self.name), *args, **kwargs)
+        if self.name is not None:
+            func = _NameAs(func, self.name)
+        return _elementwise(func, _MATH_PART if self.math else _PART, args, kwargs)
+
+    def __reduce__(self) -> Any:
+        return (Elementwise, (self.math, self.name))
 
 
 class _NameAs:
@@ -580,8 +676,10 @@ def where(func: Callable[..., Any], cond: Any, x1: Any, x2: Any) -> Any:
         shape = np.broadcast(*arrays).shape
     except ValueError:
         return func(cond, x1, x2)
-    probe = np.asarray(func(_first(cond), _first(x1), _first(x2)))
-    res = _empty_like_operands(shape, probe.dtype, arrays)
+    dt = _result_dtype(func, (cond, x1, x2))
+    if dt is None:
+        return func(cond, x1, x2)
+    res = _empty_like_operands(shape, dt, arrays)
     axis = _outer_axis(res)
     if axis is None:
         return func(cond, x1, x2)
@@ -662,9 +760,7 @@ def clip(func: Callable[..., Any], x: Any, lo: Any, hi: Any) -> Any:
                 return func(x, lo, hi)
         elif b is not None and b.__class__ not in (int, float, bool):
             return func(x, lo, hi)
-    with np.errstate(all="ignore"):
-        probe = np.asarray(func(_first(x), _first(lo), _first(hi)))
-    if probe.dtype != native:
+    if _result_dtype(func, (x, lo, hi)) != native:
         return func(x, lo, hi)
     res = np.empty_like(x, dtype=native)
     axis = _outer_axis(res)
@@ -842,7 +938,7 @@ def _along_kept(
         return NotImplemented
     k = best
     if dtype is None:
-        dtype = _probe(call, x).dtype
+        dtype = _probe(call, x)
     res = np.empty(_reduced_shape(x.shape, axes, keepdims), dtype)
     rk = k if keepdims else k - sum(1 for a in axes if a < k)
     extent = x.shape[k]
@@ -899,7 +995,9 @@ def _partials(
     changes a block's value).  ``per_block(group, out)``: reduce a
     ``(k, block)`` 1-D group in one NumPy call, one value per row."""
     out = np.empty(count, dtype)
-    n = min(count, _MAX_PARTS)  # fixed: the blocks' values never depend on it
+    # groups of blocks, one NumPy call each where they are rows of one array;
+    # fixed by the shape, though the blocks' values never depend on them
+    n = min(count, max(_MIN_PARTS, min(_MAX_PARTS, rows.size // _PART)))
     bounds = _bounds(count, n)
     full = rows.shape[0] // block  # complete blocks
 
@@ -965,9 +1063,18 @@ def _split_or_full(
     return call(x) if res is NotImplemented else res
 
 
-def _probe(call: Callable[[ndarray], Any], x: ndarray) -> ndarray:
-    with np.errstate(all="ignore"):
-        return np.asarray(call(x[(slice(0, 1),) * x.ndim]))
+def _probe(call: Callable[[ndarray], Any], x: ndarray, *key: Any) -> np.dtype:
+    """The dtype of the reduction ``call`` (on one element of ``x``), found
+    once per ``key`` (the entry, ``x``'s dtype and what else decides it)."""
+    dt = _dtypes.get(key) if key else None
+    if dt is None:
+        with np.errstate(all="ignore"):
+            dt = np.asarray(call(x[(slice(0, 1),) * x.ndim])).dtype
+        if key:
+            if len(_dtypes) > 4096:
+                _dtypes.clear()
+            _dtypes[key] = dt
+    return dt
 
 
 def _reduction_strategy(
@@ -994,7 +1101,7 @@ def _reduction_strategy(
         if parts is None:
             return call(x)
         rows, block, count = parts
-        dt = _probe(call, x).dtype if dtype is None else np.dtype(dtype)
+        dt = _probe(call, x) if dtype is None else np.dtype(dtype)
 
         def one(b: ndarray) -> Any:
             return reduce(b, axis=None, dtype=dtype)
@@ -1046,14 +1153,14 @@ def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
         def call(p: ndarray) -> Any:
             return func(p, axis, keepdims)
 
-        res = _split_or_full(call, x, axes, keepdims, nthreads, "reduce")
+        dt = _probe(call, x, name, func, x.dtype)
+        res = _split_or_full(call, x, axes, keepdims, nthreads, "reduce", dt)
         if res is not NotImplemented:
             return res
         parts = _blocks(x, True)
         if parts is None:
             return call(x)
         rows, block, count = parts
-        dt = _probe(call, x).dtype
         p = _partials(one, rows, block, count, dt, nthreads, "reduce")
         return _full_shape(combine(p), _reduced_shape(x.shape, axes, keepdims), dt)
 
@@ -1081,7 +1188,8 @@ def _arg_strategy(name: str, arg: Callable[..., Any]) -> Callable[..., Any]:
         def call(p: ndarray) -> Any:
             return func(p, axis, keepdims)
 
-        res = _split_or_full(call, x, axes, keepdims, nthreads, name)
+        dt = np.dtype(np.intp)
+        res = _split_or_full(call, x, axes, keepdims, nthreads, name, dt)
         if res is not NotImplemented:
             return res
         # every kept axis has one element: the index along ``axis`` is the
@@ -1134,7 +1242,8 @@ def mean(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
     def call(p: ndarray) -> Any:
         return func(p, axis, keepdims)
 
-    res = _split_or_full(call, x, axes, keepdims, nthreads, "add")
+    dt = _probe(call, x, "mean", func, x.dtype)
+    res = _split_or_full(call, x, axes, keepdims, nthreads, "add", dt)
     if res is not NotImplemented:
         return res
     parts = _blocks(x, True)
@@ -1209,11 +1318,11 @@ def pow_(func: Callable[..., Any], x1: Any, x2: Any, **kwargs: Any) -> Any:
     t2 = x2.__class__
     if t2 is int:
         if x2 == 2 and isinstance(x1, ndarray) and x1.dtype.kind in "iuf":
-            return elementwise(np.square, x1, **kwargs)
-        return elementwise(np.power, x1, x2, **kwargs)
+            return _elementwise(np.square, _PART, (x1,), kwargs)
+        return _elementwise(np.power, _MATH_PART, (x1, x2), kwargs)
     if t2 is float or np.size(x2) == 1:
-        return elementwise(_NameAs(func, "power"), x1, x2, **kwargs)
-    return elementwise(np.power, x1, x2, **kwargs)
+        return _elementwise(_NameAs(func, "power"), _MATH_PART, (x1, x2), kwargs)
+    return _elementwise(np.power, _MATH_PART, (x1, x2), kwargs)
 
 
 # --- the Python twin of the compiled wrapper ---------------------------------------------
@@ -1318,12 +1427,15 @@ def wrap(
         func = ops.get(name)
         if func is None or not _accepts_out(func):
             continue
-        limit = MATH if base in _MATH or "." in name else COPY
-        strategy: Callable[..., Any] = elementwise
+        math_like = base in _MATH or "." in name
+        limit = MATH if math_like else COPY
+        strategy: Callable[..., Any]
         if name == "pow":
             strategy = pow_
-        elif not isinstance(func, np.ufunc):
-            strategy = _Named(elementwise, ufunc_names.get(base, base))
+        elif isinstance(func, np.ufunc):
+            strategy = Elementwise(math_like)
+        else:
+            strategy = Elementwise(math_like, ufunc_names.get(base, base))
         ops[name] = _entry(func, strategy, M_ALL, limit)
     table: dict[str, tuple[Callable[..., Any], int, int]] = {
         "where": (where, M_ALL, COPY),
