@@ -245,15 +245,19 @@ def _reload_default() -> int:
 # --- the pool -------------------------------------------------------------------
 class _Job:
     """``fn(i)`` for ``i`` in ``range(n)``, items taken in turn by every
-    thread that runs :meth:`work`; the first exception stops the rest."""
+    thread that runs :meth:`work`; after the first exception the remaining
+    items are skipped.  The caller waits for the items, not for the workers:
+    a worker that the operating system wakes late (a busy machine) finds no
+    item left and touches nothing, so the caller never waits for its wake-up
+    once it has done the work itself."""
 
-    __slots__ = ("ctx", "done", "error", "fn", "lock", "n", "next", "remaining")
+    __slots__ = ("ctx", "done", "error", "finished", "fn", "lock", "n", "next")
 
-    def __init__(self, fn: Callable[[int], None], n: int, nthreads: int) -> None:
+    def __init__(self, fn: Callable[[int], None], n: int) -> None:
         self.fn = fn
         self.n = n
         self.next = itertools.count().__next__  # atomic under the GIL
-        self.remaining = nthreads
+        self.finished = 0
         self.lock = threading.Lock()
         self.done = threading.Lock()
         self.done.acquire()
@@ -261,21 +265,22 @@ class _Job:
         self.ctx = contextvars.copy_context()
 
     def work(self) -> None:
-        try:
-            fn, n, take = self.fn, self.n, self.next
-            while self.error is None:
-                i = take()
-                if i >= n:
-                    break
-                fn(i)
-        except BaseException as exc:  # re-raised by the caller
+        fn, n, take, lock = self.fn, self.n, self.next, self.lock
+        while True:
+            i = take()
+            if i >= n:
+                return
             if self.error is None:
-                self.error = exc
-        with self.lock:
-            self.remaining -= 1
-            last = self.remaining == 0
-        if last:
-            self.done.release()
+                try:
+                    fn(i)
+                except BaseException as exc:  # re-raised by the caller
+                    if self.error is None:
+                        self.error = exc
+            with lock:
+                self.finished += 1
+                last = self.finished == n
+            if last:
+                self.done.release()
 
     def run_in_worker(self) -> None:
         # the caller's context (NumPy's errstate, our thread count), one copy
@@ -317,7 +322,7 @@ class _Pool:
             return
         try:
             self._grow(nthreads - 1)
-            job = _Job(fn, n, nthreads)
+            job = _Job(fn, n)
             for q in self.queues[: nthreads - 1]:
                 q.put(job)
             job.work()

@@ -718,3 +718,39 @@ def test_python_twin_gives_the_same_results(monkeypatch):
                 run(n, OPS["sum"], x, None, x.dtype, False),
             )
             assert same(run(n, ops["where"], x > 0, x, 1.0), np.where(x > 0, x, 1.0))
+
+
+def test_large_calls_of_the_fast_path_reach_the_strategies(monkeypatch):
+    # the compiled fast path replaces the CPU entries of where, astype, concat
+    # and pow by NumPy's C calls below the threshold only
+    calls = []
+    real = _parallel.current_threads
+
+    def counting():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(_parallel, "current_threads", counting)
+    x = xp.asarray(_values(100, "float64"))
+    c = x > 0
+    exprs = [
+        lambda: xp.where(c, x, x),
+        lambda: xp.where(c, x, 0.5),
+        lambda: xp.astype(x, xp.float32),
+        lambda: xp.concat([x, x]),
+        lambda: xp.concat([x, x], axis=0),
+        lambda: x**2,
+        lambda: x**3,
+        lambda: xp.exp(x),
+    ]
+    for expr in exprs:
+        calls.clear()
+        with np.errstate(all="ignore"):
+            expr()
+        assert calls, expr
+    with _parallel.limits(copy=1000, math=1000):
+        for expr in exprs:
+            calls.clear()
+            with np.errstate(all="ignore"):
+                expr()
+            assert not calls
