@@ -384,7 +384,7 @@ def _stacklevel() -> int:
     return level
 
 
-def _report(seen: dict[str, int], policy: dict[str, str], name: str) -> None:
+def _report(seen: dict[str, int], policy: Any, name: str) -> None:
     """Report the collected errors as one NumPy call named ``name`` would."""
     for key, errtype in _KINDS:
         if errtype not in seen:
@@ -396,14 +396,14 @@ def _report(seen: dict[str, int], policy: dict[str, str], name: str) -> None:
         elif action == "raise":
             raise FloatingPointError(msg)
         elif action == "call":
-            handler = np.geterrcall()
+            handler: Any = np.geterrcall()
             if handler is not None:
                 handler(errtype, seen[errtype])
         elif action == "print":
             print(f"Warning: {msg}", file=sys.stderr)
         elif action == "log":
             handler = np.geterrcall()
-            if handler is not None:
+            if handler is not None:  # an object with a write method
                 handler.write(f"Warning: {msg}\n")
 
 
@@ -520,7 +520,7 @@ def _cutter(a: Any, axis: int, ndim: int) -> Callable[[slice], Any]:
     if ax < 0 or a.shape[ax] == 1:
         return lambda sl: a
     head = (slice(None),) * ax
-    return lambda sl: a[(*head, sl)]
+    return lambda sl: a[head + (sl,)]
 
 
 # --- strategies: elementwise ---------------------------------------------------------
@@ -583,7 +583,7 @@ def _elementwise(
 
         def part(i: int) -> None:
             sl = slice(bounds[i], bounds[i + 1])
-            func(*[c(sl) for c in cuts], out=res[(*head, sl)])
+            func(*[c(sl) for c in cuts], out=res[head + (sl,)])
 
     _run(part, n, current_threads(), getattr(func, "__name__", "ufunc"))
     return res
@@ -697,7 +697,7 @@ def where(func: Callable[..., Any], cond: Any, x1: Any, x2: Any) -> Any:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        r = res[(*head, sl)]
+        r = res[head + (sl,)]
         copyto(r, c2(sl), casting="unsafe")
         copyto(r, c1(sl), casting="unsafe", where=cc(sl))
 
@@ -720,7 +720,7 @@ def _copy_parts(res: ndarray, src: ndarray, nthreads: int) -> ndarray:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        copyto(res[(*head, sl)], cut(sl), casting="unsafe")
+        copyto(res[head + (sl,)], cut(sl), casting="unsafe")
 
     _run(part, n, nthreads, "cast")
     return res
@@ -779,7 +779,7 @@ def clip(func: Callable[..., Any], x: Any, lo: Any, hi: Any) -> Any:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        r = res[(*head, sl)]
+        r = res[head + (sl,)]
         src = cx(sl)
         if lo is not None:
             np.maximum(src, cl(sl), out=r)
@@ -862,7 +862,7 @@ def _concatenate(arrays: Sequence[Any], axis: int | None, dtype: Any = None) -> 
     offset = 0
     for p in parts:
         k = p.shape[ax]
-        dst = res[(*head, slice(offset, offset + k))]
+        dst = res[head + (slice(offset, offset + k),)]
         offset += k
         if p.size == 0:
             continue
@@ -954,7 +954,7 @@ def _along_kept(
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        res[(*rhead, sl)] = call(x[(*xhead, sl)])
+        res[rhead + (sl,)] = call(x[xhead + (sl,)])
 
     _run(part, n, nthreads, name)
     return res
@@ -1471,8 +1471,8 @@ def wrap(
 
 def unwrap(func: Any) -> Any:
     """The function a parallel entry stands for (``func`` itself otherwise)."""
-    if isinstance(
-        func, (ParallelPy, *((_parallel_c.Parallel,) if _parallel_c else ()))
+    if isinstance(func, ParallelPy) or (
+        _parallel_c is not None and isinstance(func, _parallel_c.Parallel)
     ):
         return func.__wrapped__
     return func
