@@ -109,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
                 for r in range(args.reps):
                     order = ("one", "par") if r % 2 else ("par", "one")
                     for which in order:
-                        sizes_kw = dict.fromkeys(_parallel.LIMITS, big if which == "one" else 0)
+                        sizes_kw = dict.fromkeys(
+                            _parallel.LIMITS, big if which == "one" else 0
+                        )
                         with _parallel.limits(**sizes_kw):
                             samples[which].append(
                                 _time(func, fargs, int(args.min_sample_us * 1000))

@@ -387,7 +387,7 @@ def threads_markdown(payload: dict[str, Any]) -> str:
         f"| date | {meta.get('date', '-')} |",
         f"| CPU | {meta.get('cpu', '-')}, {meta.get('cpus', '-')} cores "
         f"({info.get('cores', '-')} usable) |",
-        f"| libraries | "
+        "| libraries | "
         + ", ".join(
             f"{_label(payload, k)} {v}".strip() for k, v in meta["libraries"].items()
         )

@@ -520,7 +520,12 @@ def _cutter(a: Any, axis: int, ndim: int) -> Callable[[slice], Any]:
     if ax < 0 or a.shape[ax] == 1:
         return lambda sl: a
     head = (slice(None),) * ax
-    return lambda sl: a[head + (sl,)]
+    return lambda sl: a[_key(head, sl)]
+
+
+def _key(head: tuple[Any, ...], last: Any) -> tuple[Any, ...]:
+    """``head`` and then ``last``: an index of a part."""
+    return (*head, last)
 
 
 # --- strategies: elementwise ---------------------------------------------------------
@@ -583,7 +588,7 @@ def _elementwise(
 
         def part(i: int) -> None:
             sl = slice(bounds[i], bounds[i + 1])
-            func(*[c(sl) for c in cuts], out=res[head + (sl,)])
+            func(*[c(sl) for c in cuts], out=res[_key(head, sl)])
 
     _run(part, n, current_threads(), getattr(func, "__name__", "ufunc"))
     return res
@@ -697,7 +702,7 @@ def where(func: Callable[..., Any], cond: Any, x1: Any, x2: Any) -> Any:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        r = res[head + (sl,)]
+        r = res[_key(head, sl)]
         copyto(r, c2(sl), casting="unsafe")
         copyto(r, c1(sl), casting="unsafe", where=cc(sl))
 
@@ -720,7 +725,7 @@ def _copy_parts(res: ndarray, src: ndarray, nthreads: int) -> ndarray:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        copyto(res[head + (sl,)], cut(sl), casting="unsafe")
+        copyto(res[_key(head, sl)], cut(sl), casting="unsafe")
 
     _run(part, n, nthreads, "cast")
     return res
@@ -779,7 +784,7 @@ def clip(func: Callable[..., Any], x: Any, lo: Any, hi: Any) -> Any:
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        r = res[head + (sl,)]
+        r = res[_key(head, sl)]
         src = cx(sl)
         if lo is not None:
             np.maximum(src, cl(sl), out=r)
@@ -862,7 +867,7 @@ def _concatenate(arrays: Sequence[Any], axis: int | None, dtype: Any = None) -> 
     offset = 0
     for p in parts:
         k = p.shape[ax]
-        dst = res[head + (slice(offset, offset + k),)]
+        dst = res[_key(head, slice(offset, offset + k))]
         offset += k
         if p.size == 0:
             continue
@@ -954,7 +959,7 @@ def _along_kept(
 
     def part(i: int) -> None:
         sl = slice(bounds[i], bounds[i + 1])
-        res[rhead + (sl,)] = call(x[xhead + (sl,)])
+        res[_key(rhead, sl)] = call(x[_key(xhead, sl)])
 
     _run(part, n, nthreads, name)
     return res
