@@ -523,6 +523,16 @@ def _cutter(a: Any, axis: int, ndim: int) -> Callable[[slice], Any]:
     return lambda sl: a[_key(head, sl)]
 
 
+_CACHE_ELEMENTS = 1 << 15  # a piece of two-pass work that stays in the L2 cache
+
+
+def _cache_step(size: int, extent: int) -> int:
+    """Rows (along an axis of ``extent``, ``size`` elements in all) per piece
+    of two-pass work: fixed by the shape, as the parts are."""
+    per_row = max(1, size // max(extent, 1))
+    return max(1, _CACHE_ELEMENTS // per_row)
+
+
 def _key(head: tuple[Any, ...], last: Any) -> tuple[Any, ...]:
     """``head`` and then ``last``: an index of a part."""
     return (*head, last)
@@ -698,13 +708,16 @@ def where(func: Callable[..., Any], cond: Any, x1: Any, x2: Any) -> Any:
     bounds = _bounds(extent, n)
     cc, c1, c2 = (_cutter(a, axis, len(shape)) for a in (cond, x1, x2))
     head = (slice(None),) * axis
+    step = _cache_step(res.size, extent)
     copyto = np.copyto
 
     def part(i: int) -> None:
-        sl = slice(bounds[i], bounds[i + 1])
-        r = res[_key(head, sl)]
-        copyto(r, c2(sl), casting="unsafe")
-        copyto(r, c1(sl), casting="unsafe", where=cc(sl))
+        # in pieces that stay in the cache between the two passes
+        for lo in range(bounds[i], bounds[i + 1], step):
+            sl = slice(lo, min(lo + step, bounds[i + 1]))
+            r = res[_key(head, sl)]
+            copyto(r, c2(sl), casting="unsafe")
+            copyto(r, c1(sl), casting="unsafe", where=cc(sl))
 
     _run(part, n, nthreads, "where")
     return res
@@ -781,19 +794,22 @@ def clip(func: Callable[..., Any], x: Any, lo: Any, hi: Any) -> Any:
     bounds = _bounds(extent, n)
     cx, cl, ch = (_cutter(a, axis, x.ndim) for a in (x, lo, hi))
     head = (slice(None),) * axis
+    step = _cache_step(res.size, extent)
 
     def part(i: int) -> None:
-        sl = slice(bounds[i], bounds[i + 1])
-        r = res[_key(head, sl)]
-        src = cx(sl)
-        if lo is not None:
-            np.maximum(src, cl(sl), out=r)
-            src = r
-        if hi is not None:
-            np.minimum(src, ch(sl), out=r)
-            src = r
-        if src is not r:
-            np.copyto(r, src, casting="unsafe")
+        # in pieces that stay in the cache between the two passes
+        for start in range(bounds[i], bounds[i + 1], step):
+            sl = slice(start, min(start + step, bounds[i + 1]))
+            r = res[_key(head, sl)]
+            src = cx(sl)
+            if lo is not None:
+                np.maximum(src, cl(sl), out=r)
+                src = r
+            if hi is not None:
+                np.minimum(src, ch(sl), out=r)
+                src = r
+            if src is not r:
+                np.copyto(r, src, casting="unsafe")
 
     _run(part, n, nthreads, "clip")
     return res

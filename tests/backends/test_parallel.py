@@ -40,6 +40,7 @@ def small_parts(monkeypatch):
     and reduction blocks of a few elements."""
     monkeypatch.setattr(_parallel, "_PART", 8)
     monkeypatch.setattr(_parallel, "_MATH_PART", 8)
+    monkeypatch.setattr(_parallel, "_CACHE_ELEMENTS", 4)
     monkeypatch.setattr(_parallel, "CHUNK", 64)
     with _parallel.limits(copy=32, math=32, reduce=32):
         yield
