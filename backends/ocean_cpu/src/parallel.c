@@ -78,6 +78,8 @@ call_size(Parallel *self, PyObject *const *args, Py_ssize_t nargs,
             Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
             for (Py_ssize_t i = 0; i < nkw; i++) {
                 PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+                /* keyword names are str (CPython checks), so the comparison
+                 * cannot fail */
                 if (k == s_out ||
                     (PyUnicode_Check(k) && PyUnicode_Compare(k, s_out) == 0)) {
                     Py_ssize_t s = array_size(args[nargs + i]);
@@ -85,8 +87,6 @@ call_size(Parallel *self, PyObject *const *args, Py_ssize_t nargs,
                         size = s;
                 }
             }
-            if (PyErr_Occurred())
-                PyErr_Clear();
         }
         break;
     case M_FIRST:
@@ -125,8 +125,12 @@ par_vectorcall(Parallel *self, PyObject *const *args, size_t nargsf,
         PyErr_SetString(PyExc_RuntimeError, "Parallel: not initialised");
         return NULL;
     }
-    if (call_size(self, args, nargs, kwnames) < limits[self->limit])
-        return PyObject_Vectorcall(func, args, nargsf, kwnames);
+    if (call_size(self, args, nargs, kwnames) < limits[self->limit]) {
+        Py_INCREF(func); /* held across the call, whatever happens to self */
+        PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);
+        Py_DECREF(func);
+        return res;
+    }
     /* strategy(func, *args, **kwargs) */
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     Py_ssize_t total = nargs + nkw;
