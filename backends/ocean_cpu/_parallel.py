@@ -1158,6 +1158,9 @@ def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
         def one(b: ndarray) -> Any:
             return np.count_nonzero(b)
 
+        def group(g: ndarray, out: ndarray) -> None:
+            out[...] = np.count_nonzero(g, axis=1)
+
         def combine(p: ndarray) -> Any:
             return np.add.reduce(p)
 
@@ -1166,6 +1169,9 @@ def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
 
         def one(b: ndarray) -> Any:
             return reduce(b, axis=None)
+
+        def group(g: ndarray, out: ndarray) -> None:
+            reduce(g, axis=1, out=out)
 
         def combine(p: ndarray) -> Any:
             return reduce(p)
@@ -1187,7 +1193,7 @@ def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
         if parts is None:
             return call(x)
         rows, block, count = parts
-        p = _partials(one, rows, block, count, dt, nthreads, "reduce")
+        p = _partials(one, rows, block, count, dt, nthreads, "reduce", group)
         return _full_shape(combine(p), _reduced_shape(x.shape, axes, keepdims), dt)
 
     strategy.__name__ = strategy.__qualname__ = name
