@@ -13,24 +13,25 @@ threshold goes straight to the wrapped function (a few nanoseconds), so small
 arrays keep their speed; a larger one calls the strategy,
 ``strategy(func, *args, **kwargs)``.
 
-Results never depend on the number of threads:
+Results never depend on the number of threads.  A large call is cut into
+parts that depend on its shape only, and one thread runs the same parts in
+turn, so every bit is the same on 1 or 16 threads:
 
 - elementwise results (functions, operators, in place or not, ``where``,
-  ``astype``, ``clip``, copies) are bit for bit those of the wrapped function
-  called once: every element is computed by the same NumPy loop, only the
-  slices differ;
-- a reduction along some axes with a kept axis of two or more elements is
+  ``astype``, ``clip``, copies) are the wrapped function's values: every
+  element is computed by the same NumPy loop, only the slices differ (NumPy
+  may give a NaN another sign or payload on a slice that starts or ends
+  elsewhere, SIMD body or scalar tail: the reason the parts are fixed);
+- a reduction along some axes with a kept axis of four or more elements is
   split along a kept axis, so each result element is computed by NumPy over
-  the same data as in one call: NumPy's bits;
+  the same data as in one call: NumPy's values;
 - a reduction over every element (or whose kept axes are all of one element)
-  reduces fixed blocks of :data:`CHUNK` elements, each with NumPy's reduction,
-  and combines the block results in a fixed order: the partition depends on
-  the shape only, never on the thread count, so the result has the same bits
-  on 1 and 16 threads (and on one thread runs the same blocks in turn).  Sums
-  of floating-point blocks are combined exactly (``math.fsum``, correctly
+  reduces fixed blocks of :data:`CHUNK` elements, each with NumPy's
+  reduction, and combines the block results in a fixed order.  Sums of
+  floating-point blocks are combined exactly (``math.fsum``, correctly
   rounded), so the error is that of NumPy's pairwise sum over one block plus
-  one rounding: never more than NumPy's pairwise sum over the whole, though
-  the last bits may differ from NumPy's.
+  one rounding, within the bound of NumPy's pairwise sum over the whole,
+  though the last bits may differ from NumPy's.
 
 Floating-point errors (``numpy.errstate``) follow the caller's policy, and a
 warning is given once per call, as one NumPy call gives it: the parts run
@@ -46,15 +47,14 @@ comes from a second thread runs alone in its own thread; BLAS is left alone
 
 from __future__ import annotations
 
+import _queue
 import _thread
 import contextlib
 import contextvars
 import itertools
 import math
 import os
-import queue
 import sys
-import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -86,9 +86,8 @@ __all__ = [
 M_ALL, M_FIRST, M_SEQUENCE, M_THIRD = 0, 1, 2, 3
 
 # Thresholds, in elements, by kind of work: from what size a call takes the
-# parallel strategy.  Measured on x86-64 (2 and more cores) with
-# benchmarks/thresholds.py: below these a second thread does not win back
-# what handing it the work costs (about 20-40 us).
+# parallel strategy.  Measured with benchmarks/bench_threshold.py: below
+# these a second thread does not win back what handing it the work costs.
 COPY, MATH, REDUCE = 0, 1, 2
 LIMITS: dict[str, tuple[int, int]] = {
     # name: (index, elements)
@@ -211,7 +210,17 @@ _var: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "ocean_cpu.threads", default=None
 )
 _get = _var.get
-_main_thread = threading.main_thread
+# (threading is not imported here: ``import ocean_array_api`` stays cheap; a
+# process that runs threads has imported it, and until then the thread that
+# imported this module is taken for the main thread)
+_import_ident = _thread.get_ident()
+
+
+def _main_ident() -> int | None:
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return _import_ident
+    return threading.main_thread().ident  # type: ignore[no-any-return]
 
 
 def current_threads() -> int:
@@ -219,7 +228,7 @@ def current_threads() -> int:
     n = _get()
     if n is not None:
         return n
-    if _thread.get_ident() != _main_thread().ident:
+    if _thread.get_ident() != _main_ident():
         return 1  # a dask task, a pool's worker: never oversubscribe
     return _default
 
@@ -258,8 +267,8 @@ class _Job:
         self.n = n
         self.next = itertools.count().__next__  # atomic under the GIL
         self.finished = 0
-        self.lock = threading.Lock()
-        self.done = threading.Lock()
+        self.lock = _thread.allocate_lock()
+        self.done = _thread.allocate_lock()
         self.done.acquire()
         self.error: BaseException | None = None
         self.ctx = contextvars.copy_context()
@@ -301,12 +310,14 @@ class _Pool:
     """Worker threads, started when first needed and kept (daemons)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()  # held by the one operation running
-        self.queues: list[queue.SimpleQueue[_Job]] = []
+        self.lock = _thread.allocate_lock()  # held by the one operation running
+        self.queues: list[_queue.SimpleQueue[_Job]] = []
 
     def _grow(self, n: int) -> None:
+        import threading  # on first use only
+
         while len(self.queues) < n:
-            q: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+            q: _queue.SimpleQueue[_Job] = _queue.SimpleQueue()
             t = threading.Thread(
                 target=_worker, args=(q,), name=f"ocean-cpu-{len(self.queues)}",
                 daemon=True,
@@ -333,7 +344,7 @@ class _Pool:
             raise job.error
 
 
-def _worker(q: queue.SimpleQueue[_Job]) -> None:
+def _worker(q: _queue.SimpleQueue[_Job]) -> None:
     get = q.get
     while True:
         get().run_in_worker()
@@ -1434,15 +1445,14 @@ _NOT_ELEMENTWISE = frozenset({"matmul", "real", "imag"})
 
 
 def _accepts_out(func: Any) -> bool:
+    """Whether ``func`` (a ufunc or a Python function) takes ``out=``."""
     if isinstance(func, np.ufunc):
         return True
-    import inspect
-
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
+    code = getattr(func, "__code__", None)
+    if code is None:
         return False
-    return "out" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return "out" in names or bool(code.co_flags & 0x08)  # CO_VARKEYWORDS
 
 
 def wrap(
