@@ -26,9 +26,8 @@ def threads(n: int | None) -> AbstractContextManager[int]:
     ----------
     n : int or None
         A positive number of threads; ``None`` restores the default: the
-        environment variable ``OCEAN_NUM_THREADS`` if set, else
-        ``OMP_NUM_THREADS`` if set, else the cores the process may use (its
-        CPU affinity, capped by a cgroup CPU quota).
+        environment variable ``OCEAN_NUM_THREADS`` if set, else the cores
+        the process may use (its CPU affinity, capped by a cgroup CPU quota).
 
     Returns
     -------

@@ -184,14 +184,10 @@ def _cgroup_quota(
 
 
 ENV = "OCEAN_NUM_THREADS"
-# set by process pools for their workers (dask.distributed's nanny, joblib's
-# loky), and read by numexpr and OpenMP libraries alike
-OMP_ENV = "OMP_NUM_THREADS"
 
 
 def default_threads() -> int:
-    """``OCEAN_NUM_THREADS`` if set (a positive integer), else
-    ``OMP_NUM_THREADS`` if set, else the usable cores."""
+    """``OCEAN_NUM_THREADS`` if set (a positive integer), else the usable cores."""
     value = os.environ.get(ENV, "").strip()
     if value:
         try:
@@ -201,17 +197,11 @@ def default_threads() -> int:
         if n >= 1:
             return n
         warnings.warn(
-            f"{ENV}={value!r} is not a positive integer; ignored",
+            f"{ENV}={value!r} is not a positive integer; using the "
+            f"{usable_cores()} cores this process may use",
             RuntimeWarning,
             stacklevel=2,
         )
-    value = os.environ.get(OMP_ENV, "").strip()
-    if value:
-        # OpenMP's own syntax allows a list ("4,2": per nesting level)
-        with contextlib.suppress(ValueError):
-            n = int(value.split(",")[0])
-            if n >= 1:
-                return n
     return usable_cores()
 
 
