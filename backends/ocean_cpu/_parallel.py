@@ -1355,6 +1355,46 @@ var = _spread("var", False)
 std = _spread("std", True)
 
 
+def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[..., Any]:
+    """Strategy of the float16/complex32 ``sum``/``prod`` entries (``x,
+    axis, keepdims``; they give the float64 or complex128 accumulator's
+    value): along a kept axis, or fixed blocks combined by ``combine``."""
+
+    def strategy(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
+        if not isinstance(x, ndarray) or x.size == 0:
+            return func(x, axis, keepdims)
+        nthreads = current_threads()
+        axes = _axes(axis, x.ndim)
+
+        def call(p: ndarray) -> Any:
+            return func(p, axis, keepdims)
+
+        dt = _probe(call, x, name, func, x.dtype)
+        res = _split_or_full(call, x, axes, keepdims, nthreads, "reduce", dt)
+        if res is not NotImplemented:
+            return res
+        parts = _blocks(x, True)
+        if parts is None:
+            return call(x)
+        rows, block, count = parts
+
+        def one(b: ndarray) -> Any:
+            return func(b, None, False)
+
+        p = _partials(one, rows, block, count, dt, nthreads, "reduce")
+        value = combine(p)
+        return np.asarray(
+            _full_shape(value, _reduced_shape(x.shape, axes, keepdims), dt)
+        )
+
+    strategy.__name__ = strategy.__qualname__ = name
+    return strategy
+
+
+ext_sum = _ext_strategy("ext_sum", _exact_sum)
+ext_prod = _ext_strategy("ext_prod", _product)
+
+
 def pow_(func: Callable[..., Any], x1: Any, x2: Any, **kwargs: Any) -> Any:
     """``pow``: the kernel the entry would choose for the whole call (square,
     NumPy's power, or the entry itself for an exponent of 0.5), in parts."""
@@ -1499,6 +1539,11 @@ def wrap(
         "mean": (mean, M_FIRST, REDUCE),
         "var": (var, M_FIRST, REDUCE),
         "std": (std, M_FIRST, REDUCE),
+        # the ocean_ext dtypes' reductions (their accumulator's value)
+        "sum.float16": (ext_sum, M_FIRST, REDUCE),
+        "sum.complex32": (ext_sum, M_FIRST, REDUCE),
+        "prod.float16": (ext_prod, M_FIRST, REDUCE),
+        "prod.complex32": (ext_prod, M_FIRST, REDUCE),
     }
     for name, (strategy, mode, limit) in table.items():
         func = ops.get(name)

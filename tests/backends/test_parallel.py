@@ -755,3 +755,33 @@ def test_large_calls_of_the_fast_path_reach_the_strategies(monkeypatch):
             with np.errstate(all="ignore"):
                 expr()
             assert not calls
+
+
+def test_ext_reductions_same_bits_on_any_thread_count():
+    import ocean_cpu._halfprec as hp
+
+    if not hp.AVAILABLE:
+        pytest.skip(hp.UNAVAILABLE)
+    f16 = _values((40, 7), "float32").astype(np.float16)
+    f16 = np.where(np.isfinite(f16), f16, np.float16(1))
+    c32 = hp._to_complex32(f16.astype(np.complex64) + 1j * f16[::-1])
+    for name, x in [("sum.float16", f16), ("sum.complex32", c32),
+                    ("prod.float16", f16 / 8 + 1), ("prod.complex32", c32)]:  # fmt: skip
+        entry = OPS[name]
+        for layout, a in [("C", x), ("F", np.asfortranarray(x)), ("T", x.T)]:
+            for axis in (None, 0, 1):
+                results = [run(n, _call_kernel, entry, a, axis, False) for n in COUNTS]
+                assert all(same(r, results[0]) for r in results), (name, layout, axis)
+                ref = _call_kernel(entry.__wrapped__, a, axis, False)
+                if axis is None:
+                    np.testing.assert_allclose(results[0], ref, rtol=1e-6)
+                else:
+                    assert same_values(results[0], ref), (name, layout, axis)
+    x = xp.asarray(f16.reshape(-1), dtype=ocean_ext.float16)
+    with ocean_ext.threads(2):
+        two = xp.sum(x)
+    with ocean_ext.threads(1):
+        one = xp.sum(x)
+    assert same(
+        np.asarray(xp.astype(one, xp.float32)), np.asarray(xp.astype(two, xp.float32))
+    )
