@@ -519,6 +519,7 @@ def test_floating_point_warning_once():
             run(n, OPS["log"], x)
         assert [str(w.message) for w in caught] == ["divide by zero encountered in log"]
         assert caught[0].category is RuntimeWarning
+        assert caught[0].filename == __file__  # the caller's, not ocean_cpu's
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run(n, OPS["divide"], x, x)
