@@ -1,6 +1,6 @@
 """Build of the compiled parts (everything else is in pyproject.toml).
 
-Three C extensions, each with a pure Python twin, so that all three are
+Four C extensions, each with a pure Python twin, so that all four are
 optional: ``pip install .`` builds them with the C compiler Python was built
 with (gcc or clang) against the NumPy headers of the build environment, and
 installs without them, after one warning, when no compiler works (``CC``
@@ -17,6 +17,9 @@ operations raise a TypeError that says how to build it.
 ``ocean_cpu._gather_c`` gathers through precomputed flat offsets (bound
 ``ocean_ext.index`` objects; ``backends/ocean_cpu/src/gather.c``); without it
 NumPy's ``take`` does.
+``ocean_cpu._parallel_c`` sends large calls of the CPU table's entries to
+their parallel strategies (``backends/ocean_cpu/src/parallel.c``); without it
+its Python twin (``ocean_cpu/_parallel.py``) does, a little slower per call.
 
 From a source checkout, ``python setup.py build_ext --inplace`` puts them
 next to their packages.
@@ -81,6 +84,15 @@ setup(
             include_dirs=[np.get_include()],
             define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
             extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
+            optional=True,
+        ),
+        # The size test in front of the CPU table's parallel entries.
+        Extension(
+            "ocean_cpu._parallel_c",
+            sources=["backends/ocean_cpu/src/parallel.c"],
+            include_dirs=[np.get_include()],
+            define_macros=[("NPY_TARGET_VERSION", "NPY_2_0_API_VERSION")],
+            extra_compile_args=[] if sys.platform == "win32" else ["-O2"],
             optional=True,
         ),
         # The compiled fast path of the Array front end (operators, indexing,

@@ -99,6 +99,8 @@ class Library:
     sync: Callable[[], None] = lambda: None
     version: str = ""
     device: str = "cpu"
+    # a context manager factory every sample runs in (ocean_ext.threads(n))
+    context: Callable[[], Any] | None = None
 
 
 class Unavailable(Exception):
@@ -163,6 +165,43 @@ def _ocean_library(device: str) -> Library:
     return Library("ocean", "ocean_array_api", xp, from_numpy, sync, ver, device)
 
 
+def _cores() -> int:
+    """The cores this process may use (its CPU affinity)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _numexpr_library(device: str) -> Library:
+    if device != "cpu":
+        raise Unavailable("numexpr runs on the CPU only")
+    try:
+        import numexpr as ne
+    except ImportError as exc:
+        raise Unavailable(f"numexpr is not installed ({exc})") from None
+    ne.set_num_threads(_cores())  # all threads, as ocean's default
+    return Library(
+        "numexpr", f"numexpr ({_cores()} threads)", ne, np.asarray,
+        version=ne.__version__,
+    )  # fmt: skip
+
+
+def _ocean_threads_library(count: int) -> Callable[[str], Library]:
+    """ocean_array_api with ``ocean_ext.threads(count)`` around every sample."""
+
+    def make(device: str) -> Library:
+        import ocean_ext
+
+        lib = _ocean_library(device)
+        lib.key = f"ocean_{count}"
+        lib.label = f"ocean_array_api, {count} thread{'s' if count > 1 else ''}"
+        lib.context = lambda: ocean_ext.threads(count)
+        return lib
+
+    return make
+
+
 # With --simulate-cuda: the test suite's simulated CuPy (tests/simcupy.py).
 _SIMULATED_CUPY: Any = None
 
@@ -216,6 +255,9 @@ LIBRARIES: dict[str, Callable[[str], Library]] = {
     "compat": _compat_library,
     "ocean": _ocean_library,
     "cupy": _cupy_library,
+    "numexpr": _numexpr_library,
+    "ocean_1": _ocean_threads_library(1),
+    "ocean_2": _ocean_threads_library(2),
 }
 
 
@@ -316,6 +358,9 @@ class Case:
     # an O(1) view (slicing, reshape, .mT): absolute-time targets, and out of
     # the "no small operation above 2x" check
     view: bool = False
+    # the same operation as a numexpr expression over x, y, a, m (--threads
+    # runs); None: numexpr has no such operation
+    numexpr: str | None = None
 
     def is_constant_time(self, n: int, device: str) -> bool:
         ct = self.constant_time
@@ -334,6 +379,7 @@ def case(
     ext: bool = False,
     group: str | None = None,
     view: bool = False,
+    numexpr: str | None = None,
 ) -> Callable[[Setup], Setup]:
     """Register a benchmark case (see the module docstring)."""
 
@@ -342,7 +388,9 @@ def case(
             raise ValueError(f"benchmark case {name!r} registered twice")
         libs = tuple(libraries) if libraries is not None else None
         grp = group if group is not None else ("ext" if ext else "other")
-        CASES[name] = Case(name, setup, doc, libs, constant_time, ext, grp, view)
+        CASES[name] = Case(
+            name, setup, doc, libs, constant_time, ext, grp, view, numexpr
+        )
         return setup
 
     return register
@@ -420,15 +468,15 @@ def _stmt_case(
 
 
 # arithmetic, on two arrays
-_stmt_case("add", "x + y", "arithmetic")
+_stmt_case("add", "x + y", "arithmetic", numexpr="x + y")
 _stmt_case("subtract", "x - y", "arithmetic")
 _stmt_case("multiply", "x * y", "arithmetic")
-_stmt_case("divide", "x / y", "arithmetic")
+_stmt_case("divide", "x / y", "arithmetic", numexpr="x / y")
 _stmt_case("square", "x ** 2", "arithmetic", doc="x ** 2 (a Python int exponent)")
 _stmt_case("add_func", "f(x, y)", "arithmetic", func="add")
 # a Python scalar operand
 _stmt_case("sub_scalar", "x - 1.0", "scalar")
-_stmt_case("mul_scalar", "x * 2.5", "scalar")
+_stmt_case("mul_scalar", "x * 2.5", "scalar", numexpr="x * 2.5")
 _stmt_case("rtruediv_scalar", "1.0 / x", "scalar")
 _stmt_case("int_add_scalar", "i + 1", "scalar", doc="i + 1, i int64")
 # comparisons
@@ -436,12 +484,14 @@ _stmt_case("less", "x < y", "comparison")
 _stmt_case("equal_scalar", "x == 1.0", "comparison")
 _stmt_case("greater_equal_scalar", "x >= 0.5", "comparison")
 # reductions, over everything and along an axis of the 2-d a
-_stmt_case("sum", "f(x)", "reduction", func="sum")
+_stmt_case("sum", "f(x)", "reduction", func="sum", numexpr="sum(x)")
 _stmt_case("mean", "f(x)", "reduction", func="mean")
-_stmt_case("max", "f(x)", "reduction", func="max")
+_stmt_case("max", "f(x)", "reduction", func="max", numexpr="max(x)")
 _stmt_case("std", "f(x)", "reduction", func="std")
 _stmt_case("sum_axis0", "f(a, axis=0)", "reduction", func="sum")
-_stmt_case("sum_axis1", "f(a, axis=1)", "reduction", func="sum")
+_stmt_case(
+    "sum_axis1", "f(a, axis=1)", "reduction", func="sum", numexpr="sum(a, axis=1)"
+)
 _stmt_case("mean_axis1", "f(a, axis=1)", "reduction", func="mean")
 _stmt_case("max_axis0", "f(a, axis=0)", "reduction", func="max")
 _stmt_case("std_axis1", "f(a, axis=1)", "reduction", func="std")
@@ -490,7 +540,7 @@ _stmt_case(
 # concat, where, astype
 _stmt_case("concat", "f([x, y])", "concat", func="concat")
 _stmt_case("concat_axis1", "f([a, a], axis=1)", "concat", func="concat")
-_stmt_case("where", "f(m, x, y)", "where", func="where")
+_stmt_case("where", "f(m, x, y)", "where", func="where", numexpr="where(m, x, y)")
 _stmt_case("where_scalar", "f(m, x, 0.0)", "where", func="where")
 _stmt_case("astype_f32", "f(x, xp.float32)", "astype", func="astype")
 _stmt_case("astype_i64_f64", "f(i, xp.float64)", "astype", func="astype")
@@ -514,7 +564,10 @@ _stmt_case("sort_f64", "f(x)", "sort", func="sort", doc="xp.sort(x), float64, de
 _stmt_case("sort_i64", "f(i)", "sort", func="sort", doc="xp.sort(i), int64, default")
 
 # everyday operations outside the issue's list (not in the targets)
-_stmt_case("exp", "f(x)", "other", func="exp")
+_stmt_case("exp", "f(x)", "other", func="exp", numexpr="exp(x)")
+_stmt_case("sin", "f(x)", "other", func="sin", numexpr="sin(x)")
+_stmt_case("sqrt", "f(x)", "other", func="sqrt", numexpr="sqrt(x)")
+_stmt_case("log", "f(x)", "other", func="log", numexpr="log(x)")
 _stmt_case("argmax", "f(x)", "other", func="argmax")
 _stmt_case("take", "f(x, idx, axis=0)", "other", func="take")
 
@@ -761,26 +814,32 @@ _f16_case("f16_sum", "xp.sum(x): float16 vs NumPy's float16", "f(x)", "sum")
 
 
 # --- timing ----------------------------------------------------------------------
-def _compile(t: Timed, sync: Callable[[], None]) -> Callable[[int], int]:
-    """A function ``run(number) -> ns`` timing ``number`` runs of ``t.stmt``."""
+def _compile(
+    t: Timed, sync: Callable[[], None], context: Callable[[], Any] | None = None
+) -> Callable[[int], int]:
+    """A function ``run(number) -> ns`` timing ``number`` runs of ``t.stmt``
+    (inside ``with context():`` when given, entered before the clock starts)."""
     for name in t.names:
         if not name.isidentifier() or name.startswith("_"):
             raise ValueError(f"bad name {name!r} in a benchmark statement")
     binds = "".join(f"    {k} = _names[{k!r}]\n" for k in t.names)
-    src = (
-        "def _run(_number):\n"
-        f"{binds}"
-        "    _range = range(_number)\n"
+    loop = (
         "    _t0 = _timer()\n"
         "    for _ in _range:\n"
         f"        {t.stmt}\n"
         "    _sync()\n"
         "    return _timer() - _t0\n"
     )
+    if context is not None:
+        loop = "    with _context():\n" + "".join(
+            "    " + line + "\n" for line in loop.splitlines()
+        )
+    src = f"def _run(_number):\n{binds}    _range = range(_number)\n{loop}"
     scope: dict[str, Any] = {
         "_names": t.names,
         "_timer": time.perf_counter_ns,
         "_sync": sync,
+        "_context": context,
     }
     exec(compile(src, f"<bench {t.stmt}>", "exec"), scope)
     return scope["_run"]  # type: ignore[no-any-return]
@@ -844,6 +903,19 @@ def _short_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:160]
 
 
+def _numexpr_timed(c: Case, inp: Inputs) -> Timed:
+    """The case as numexpr evaluates it (its ``numexpr`` expression)."""
+    if c.numexpr is None:
+        raise NotApplicable("numexpr has no such operation")
+    import numexpr as ne
+
+    words = set(re.findall(r"[A-Za-z_]\w*", c.numexpr))
+    operands = {"x": lambda: inp.x, "y": lambda: inp.y, "a": lambda: inp.a,
+                "m": lambda: inp.mask}  # fmt: skip
+    names = {k: make() for k, make in operands.items() if k in words}
+    return Timed("f(e, d)", f=ne.evaluate, e=c.numexpr, d=names)
+
+
 def run_case(
     c: Case,
     n: int,
@@ -865,8 +937,10 @@ def run_case(
             cell.status, cell.detail = "n/a", "not a library of this case"
             continue
         try:
-            timed = c.setup(lib, n, inp)
-            run = _compile(timed, lib.sync)
+            timed = (
+                _numexpr_timed(c, inp) if lib.key == "numexpr" else c.setup(lib, n, inp)
+            )
+            run = _compile(timed, lib.sync, lib.context)
             run(1)  # warm-up; an op that does not exist yet raises here
             number, one = _calibrate(run, min_sample_ns)
         except NotApplicable as exc:
@@ -1184,6 +1258,125 @@ def compute_targets(
     return targets
 
 
+# --threads: large operations on every core.  ocean_array_api on all its
+# threads (the default), on one and on two, against NumPy (one thread: every
+# ufunc runs on one) and numexpr on all threads, at the sizes where threads
+# pay; the targets are at 1e7 elements over THREAD_TARGET_OPS.
+THREAD_LIBRARIES = ("numpy", "numexpr", "ocean_1", "ocean_2", "ocean")
+THREAD_SIZES = (100_000, 1_000_000, 10_000_000)
+THREAD_TARGET_OPS = (
+    "exp", "sin", "sqrt", "log", "add", "mul_scalar", "divide", "sum", "max",
+)  # fmt: skip
+THREAD_OPS = (
+    *THREAD_TARGET_OPS, "where", "astype_f32", "setitem_ellipsis", "concat",
+    "sum_axis1", "std",
+)  # fmt: skip
+THREAD_SIZE = 10_000_000
+THREAD_GEOMEAN_MAX = 0.7
+THREAD_RATIO_MAX = 1.0
+NUMEXPR_RATIO_MAX = 1.0
+
+
+def compute_thread_targets(
+    results: list[tuple[Case, int, dict[str, Cell]]],
+) -> list[dict[str, Any]]:
+    """The --threads targets: at 1e7 elements over THREAD_TARGET_OPS, the
+    geometric mean of ocean/NumPy, the largest ocean/NumPy, and ocean against
+    numexpr on every operation numexpr has."""
+    at = {c.name: cells for c, n, cells in results if n == THREAD_SIZE}
+    ratios: list[tuple[str, float]] = []
+    vs_ne: list[tuple[str, float]] = []
+    missing: list[str] = []
+    for op in THREAD_TARGET_OPS:
+        cells = at.get(op)
+        r = _ratio(cells, "ocean", "numpy") if cells else None
+        if r is None:
+            missing.append(op)
+            continue
+        ratios.append((op, r))
+        q = _ratio(cells, "ocean", "numexpr") if cells else None
+        if q is not None:
+            vs_ne.append((op, q))
+    size = _fmt_size(THREAD_SIZE)
+    complete = not missing
+    geo = _geomean([r for _, r in ratios]) if complete else None
+    worst = max(ratios, key=lambda t: t[1]) if ratios and complete else None
+    worst_ne = max(vs_ne, key=lambda t: t[1]) if vs_ne and complete else None
+    ops = ", ".join(THREAD_TARGET_OPS)
+
+    def detail(pairs: list[tuple[str, float]]) -> str:
+        return ", ".join(f"{op} {r:.2f}x" for op, r in pairs)
+
+    return [
+        _target("threads_geomean", f"{size}: geometric mean over {ops}", geo,
+                THREAD_GEOMEAN_MAX, "x", detail(ratios)),
+        _target("threads_max", f"{size}: largest ratio over the same",
+                worst[1] if worst else None, THREAD_RATIO_MAX, "x",
+                f"{worst[0]}" if worst else ""),
+        _target("threads_numexpr", f"{size}: ocean / numexpr, every operation numexpr has",
+                worst_ne[1] if worst_ne else None, NUMEXPR_RATIO_MAX, "x",
+                detail(vs_ne)),
+    ]  # fmt: skip
+
+
+def summarize_threads(
+    results: list[tuple[Case, int, dict[str, Cell]]], libs: list[Library]
+) -> dict[str, Any]:
+    """Geometric means per library and size over THREAD_TARGET_OPS, and the
+    targets."""
+    base = libs[0]
+    stat = results[0][2][base.key].stat if results else "median"
+    geo: dict[str, dict[str, Any]] = {}
+    for lib in libs[1:]:
+        per_size: dict[str, Any] = {}
+        for n in sorted({n for _, n, _ in results}):
+            rs = [
+                r
+                for c, m, cells in results
+                if m == n and c.name in THREAD_TARGET_OPS
+                and (r := _ratio(cells, lib.key, base.key)) is not None
+            ]  # fmt: skip
+            per_size[str(n)] = {"ratio": _geomean(rs), "count": len(rs)}
+        geo[lib.key] = per_size
+    return {
+        "suite": "threads",
+        "baseline": base.key,
+        "stat": stat,
+        "geomean": geo,
+        "targets": compute_thread_targets(results),
+    }
+
+
+def print_thread_summary(summary: dict[str, Any], libs: list[Library]) -> None:
+    base = libs[0]
+    print()
+    print(
+        f"Geometric means of the time ratios to {base.label} over "
+        f"{', '.join(THREAD_TARGET_OPS)}:"
+    )
+    for lib in libs[1:]:
+        per = summary["geomean"][lib.key]
+        cols = [
+            f"{_fmt_size(int(n))}: " + ("-" if g["ratio"] is None else f"{g['ratio']:.2f}x")
+            for n, g in per.items()
+        ]  # fmt: skip
+        print(f"  {lib.label:<36} " + "  ".join(cols))
+    print()
+    print(
+        f"The targets, ocean_array_api (all threads) against {base.label} and numexpr:"
+    )
+    targets = summary["targets"]
+    width = max(len(t["label"]) for t in targets)
+    for t in targets:
+        line = (
+            f"  {_verdict(t):<4}  {t['label']:<{width}}  "
+            f"{_fmt_target_value(t):>9}  (target {_fmt_target_limit(t)})"
+        )
+        if t["detail"]:
+            line += f"  [{t['detail']}]"
+        print(line)
+
+
 def summarize(
     results: list[tuple[Case, int, dict[str, Cell]]],
     libs: list[Library],
@@ -1411,6 +1604,26 @@ def _gpu_info(device: str) -> str | None:
         return f"unknown ({type(exc).__name__})"
 
 
+def _thread_info() -> dict[str, Any]:
+    """The thread counts of a --threads run: ocean's default (the cores the
+    process may use) and the cores, for the results file."""
+    info: dict[str, Any] = {"cores": _cores()}
+    try:
+        import ocean_array_api._backend as _b
+
+        cpu = _b.get_backend("cpu")
+        info["ocean_default"] = cpu.num_threads() if cpu is not None else None
+    except Exception:  # the figures stand without it
+        info["ocean_default"] = None
+    try:
+        import numexpr as ne
+
+        info["numexpr"] = ne.get_num_threads()
+    except ImportError:
+        info["numexpr"] = None
+    return info
+
+
 def machine_info(libs: list[Library], device: str) -> dict[str, Any]:
     """Where and with what the figures were taken (the JSON's ``meta``)."""
     import datetime
@@ -1577,6 +1790,13 @@ def main(argv: list[str] | None = None) -> int:
         help="fresh interpreters timing `import ocean_array_api` (default 11; "
         "3 with --quick; 0: skip)",
     )
+    p.add_argument(
+        "--threads",
+        action="store_true",
+        help="large operations on every core: NumPy, numexpr (all threads) and "
+        "ocean_array_api on 1, 2 and all threads, at 1e5, 1e6 and 1e7 elements, "
+        "with their own targets (--plots DIR: DIR/threads/)",
+    )
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument(
         "--merge",
@@ -1624,25 +1844,37 @@ def main(argv: list[str] | None = None) -> int:
     if device in ("cpu", "cpu:0"):
         device = "cpu"
     libs: list[Library] = []
-    for key in libraries_for(device):
+    keys = THREAD_LIBRARIES if args.threads else libraries_for(device)
+    if args.threads and device != "cpu":
+        print("bench.py: --threads times the CPU only")
+        return 0
+    for key in keys:
         try:
             libs.append(LIBRARIES[key](device))
         except Unavailable as exc:
-            if key == libraries_for(device)[0] or key == "ocean":
+            if key == keys[0] or key == "ocean":
                 print(f"bench.py: skipping the {device} benchmark: {exc}")
                 return 0
             print(f"bench.py: leaving out {key}: {exc}")
 
     quick = args.quick
-    sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
+    if args.threads:
+        sizes = args.sizes or (THREAD_SIZES[:2] if quick else THREAD_SIZES)
+    else:
+        sizes = args.sizes or (QUICK_SIZES if quick else DEFAULT_SIZES)
     reps = args.reps or (3 if quick else 25)
     min_reps = min(reps, 3 if quick else 5)
     min_sample_ns = int((args.min_sample_us or (50 if quick else 200)) * 1000)
     budget_ns = int((args.budget_s or (0.5 if quick else 3.0)) * 1e9)
-    cases = _select_cases(args.ops)
+    if args.threads and not args.ops:
+        cases = [CASES[name] for name in THREAD_OPS]
+    else:
+        cases = _select_cases(args.ops)
     import_runs = (
         args.import_runs if args.import_runs is not None else (3 if quick else 11)
     )
+    if args.threads:
+        import_runs = 0
     if args.plots:
         try:
             import matplotlib  # noqa: F401
@@ -1682,8 +1914,12 @@ def main(argv: list[str] | None = None) -> int:
     import_time = measure_import_time(import_runs)
 
     print_table(results, libs)
-    summary = summarize(results, libs, device, import_time)
-    print_summary(summary, libs)
+    if args.threads:
+        summary = summarize_threads(results, libs)
+        print_thread_summary(summary, libs)
+    else:
+        summary = summarize(results, libs, device, import_time)
+        print_summary(summary, libs)
     print(f"\n({elapsed:.0f} s)")
 
     if args.json or args.plots:
@@ -1703,6 +1939,8 @@ def main(argv: list[str] | None = None) -> int:
                 "min_sample_ns": min_sample_ns,
                 "seconds": elapsed,
                 "small_limit": SMALL_LIMIT,
+                "suite": "threads" if args.threads else "standard",
+                "threads": _thread_info() if args.threads else None,
             }
         )
         payload = {
@@ -1738,8 +1976,10 @@ def main(argv: list[str] | None = None) -> int:
             "summary": summary,
         }
         paths = [Path(args.json)] if args.json else []
+        plots_dir = None
         if args.plots:
-            paths.append(Path(args.plots) / "results.json")
+            plots_dir = Path(args.plots) / ("threads" if args.threads else "")
+            paths.append(plots_dir / "results.json")
         for path in paths:
             if path.parent != Path():
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -1753,7 +1993,7 @@ def main(argv: list[str] | None = None) -> int:
                 sys.path.insert(0, here)
             import plot
 
-            for path in plot.write_all(payload, Path(args.plots)):
+            for path in plot.write_all(payload, plots_dir or Path(args.plots)):
                 print(f"wrote {path}")
     return 0
 

@@ -18,6 +18,12 @@ It writes, into the output folder:
   geometric means; ``cases.md``: the list of cases (both included by
   ``docs/benchmarks.md``).
 
+The results of ``bench.py --threads`` (``meta.suite == "threads"``) give
+instead ``ratios.svg`` (each operation's time over NumPy's for
+ocean_array_api on 1, 2 and all threads and numexpr, one panel per size),
+``threads.svg`` (the speed-up over NumPy against the thread count, 1e7
+elements) and ``summary.md`` (the machine, the targets, the table at 1e7).
+
 The plots need matplotlib (``pip install '.[bench]'``); the Markdown does not.
 """
 
@@ -44,6 +50,9 @@ COLORS = {
     "strict": "#e08a2c",
     "compat": "#4daf4a",
     "ocean": "#1f5fbf",
+    "numexpr": "#9467bd",
+    "ocean_1": "#a6c8ec",
+    "ocean_2": "#5b8fd6",
 }
 
 
@@ -322,9 +331,135 @@ def cases_markdown(payload: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def threads_chart(payload: dict[str, Any], path: Path) -> Path | None:
+    """Speed-up over NumPy against the thread count at the largest size: one
+    line per operation for ocean_array_api (1, 2, all threads), numexpr (all
+    threads) as a mark at the right."""
+    values = _values(payload)
+    sizes = sorted({n for (_, n, _) in values})
+    if not sizes:
+        return None
+    n = sizes[-1]
+    info = payload["meta"].get("threads") or {}
+    every = int(info.get("ocean_default") or info.get("cores") or 2)
+    counts = {"ocean_1": 1, "ocean_2": 2, "ocean": every}
+    ops = [op for op in payload.get("cases", {}) if (op, n, "numpy") in values]
+    if not ops:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.0, 4.2), layout="constrained")
+    cmap = plt.get_cmap("tab20")
+    for k, op in enumerate(ops):
+        base = values[(op, n, "numpy")]
+        pts = sorted(
+            (t, base / values[(op, n, lib)])
+            for lib, t in counts.items()
+            if (op, n, lib) in values
+        )
+        if not pts:
+            continue
+        color = cmap(k % 20)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                markersize=3, color=color, label=op)  # fmt: skip
+        if (op, n, "numexpr") in values:
+            ax.plot([every + 0.15], [base / values[(op, n, "numexpr")]], marker="x",
+                    color=color, linestyle="none")  # fmt: skip
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(sorted(set(counts.values())))
+    ax.set_xlabel("threads (x: numexpr on all threads)")
+    ax.set_ylabel("speed-up over NumPy (its time / ours)")
+    ax.set_title(f"n = {_fmt_size(n)}: ocean_array_api on 1, 2 and all threads")
+    ax.grid(linewidth=0.3)
+    fig.legend(loc="outside right center", fontsize=8)
+    return _save(fig, path)
+
+
+def threads_markdown(payload: dict[str, Any]) -> str:
+    """The machine, the targets and the table at the largest size of a
+    ``--threads`` run, as MyST Markdown (headings start at level 3)."""
+    meta = payload["meta"]
+    summary = payload["summary"]
+    info = meta.get("threads") or {}
+    load = meta.get("load_average")
+    lines = [
+        "| | |",
+        "|---|---|",
+        f"| date | {meta.get('date', '-')} |",
+        f"| CPU | {meta.get('cpu', '-')}, {meta.get('cpus', '-')} cores "
+        f"({info.get('cores', '-')} usable) |",
+        "| libraries | "
+        + ", ".join(
+            f"{_label(payload, k)} {v}".strip() for k, v in meta["libraries"].items()
+        )
+        + " |",
+        f"| ocean_array_api commit | {meta.get('git_commit') or '-'} |",
+        f"| statistic | {meta.get('stat', 'median')} of up to {meta.get('reps')} "
+        f"interleaved samples of ≥ {meta.get('min_sample_ns', 0) / 1000:g} µs |",
+    ]
+    if load:
+        lines.append(
+            f"| load average at the end | {', '.join(f'{x:.2f}' for x in load)} |"
+        )
+    lines += [f"| command | `{meta.get('command', '')}` |", ""]
+    targets = summary.get("targets") or []
+    if targets:
+        lines += [
+            "| target | measured | limit | result | detail |",
+            "|---|---:|---:|---|---|",
+        ]
+        for t in targets:
+            verdict = {True: "PASS", False: "**FAIL**", None: "not measured"}[t["pass"]]
+            lines.append(
+                f"| {t['label']} | {_fmt_value(t)} | {_fmt_limit(t)} | {verdict} "
+                f"| {t['detail']} |"
+            )
+        lines.append("")
+    values = _values(payload)
+    sizes = sorted({n for (_, n, _) in values})
+    if sizes:
+        n = sizes[-1]
+        libs = [k for k in meta["libraries"] if k != "numpy"]
+        lines += [
+            f"Times at n = {_fmt_size(n)} and their ratios to NumPy's:",
+            "",
+            "| operation | NumPy | "
+            + " | ".join(_label(payload, k) for k in libs)
+            + " | ocean / numexpr |",
+            "|---|---:|" + "---:|" * (len(libs) + 1),
+        ]
+        for op in payload.get("cases", {}):
+            base = values.get((op, n, "numpy"))
+            if base is None:
+                continue
+            row = [f"`{op}`", f"{base / 1e6:.2f} ms"]
+            for k in libs:
+                v = values.get((op, n, k))
+                row.append("-" if v is None else f"{v / 1e6:.2f} ms ({v / base:.2f}x)")
+            ne, oc = values.get((op, n, "numexpr")), values.get((op, n, "ocean"))
+            row.append("-" if ne is None or oc is None else f"{oc / ne:.2f}x")
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def write_all(payload: dict[str, Any], outdir: Path) -> list[Path]:
     """Every plot and ``summary.md`` into ``outdir``; returns the paths written."""
     outdir.mkdir(parents=True, exist_ok=True)
+    if payload["meta"].get("suite") == "threads":
+        md = outdir / "summary.md"
+        md.write_text(threads_markdown(payload) + "\n", encoding="utf-8")
+        written = [md]
+        sizes = sorted({r["size"] for r in payload["results"]})
+        path = ratio_chart(
+            payload, list(payload.get("cases", {})), sizes, outdir / "ratios.svg",
+            "Large arrays on every core: time relative to NumPy (log scale)",
+        )  # fmt: skip
+        if path is not None:
+            written.append(path)
+        path = threads_chart(payload, outdir / "threads.svg")
+        if path is not None:
+            written.append(path)
+        return written
     written = []
     md = outdir / "summary.md"
     md.write_text(summary_markdown(payload) + "\n", encoding="utf-8")

@@ -8,7 +8,8 @@ what ``ocean_array_api`` itself computes::
 
 Features: non-native byte order, compute modes for out-of-domain input,
 reusable index objects, ``ensure``/``cast``, read-only arrays and overlap-safe
-writes, call instrumentation, the half-precision dtypes float16 and complex32,
+writes, call instrumentation, the thread count of large CPU operations
+(``threads``), the half-precision dtypes float16 and complex32,
 and the bridge to dask for arrays on the ``dask`` device (``from_dask``,
 ``to_dask``, ``rechunk``, ``compute``).
 """
@@ -31,6 +32,8 @@ from ._portability import *
 from ._portability import __all__ as _portability_all
 from ._readonly import *
 from ._readonly import __all__ as _readonly_all
+from ._threads import *
+from ._threads import __all__ as _threads_all
 
 __all__ = [
     *_byteorder_all,
@@ -42,6 +45,7 @@ __all__ = [
     *_modes_all,
     *_portability_all,
     *_readonly_all,
+    *_threads_all,
 ]
 
 

@@ -119,3 +119,71 @@ def test_plots_and_tables(
     redraw = tmp_path / "redraw"
     assert plot.main([str(tmp_path / "results.json"), str(redraw)]) == 0
     assert (redraw / "scaling.svg").stat().st_size > 0
+
+
+THREAD_TARGET_KEYS = ["threads_geomean", "threads_max", "threads_numexpr"]
+
+
+def test_threads_suite(
+    bench: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --threads: NumPy, numexpr (when installed) and ocean on 1, 2 and all
+    # threads, in one run, with its own targets (at 1e7 elements: not
+    # measured by this tiny run)
+    out = tmp_path / "t.json"
+    args = ["--threads", "--ops", "exp,add,sum", "--sizes", "5000", "--reps", "2",
+            "--min-sample-us", "5", "--budget-s", "0.05", "--json", str(out)]  # fmt: skip
+    assert bench.main(args) == 0
+    assert "The targets" in capsys.readouterr().out
+    payload = json.loads(out.read_text())
+    assert payload["meta"]["suite"] == "threads"
+    libs = list(payload["meta"]["libraries"])
+    assert libs[0] == "numpy"
+    assert {"ocean_1", "ocean_2", "ocean"} <= set(libs)
+    targets = payload["summary"]["targets"]
+    assert [t["key"] for t in targets] == THREAD_TARGET_KEYS
+    assert all(t["value"] is None and t["pass"] is None for t in targets)
+    ran = {(r["op"], r["library"]): r for r in payload["results"]}
+    for op in ("exp", "add", "sum"):
+        for lib in ("numpy", "ocean_1", "ocean_2", "ocean"):
+            assert ran[(op, lib)]["status"] == "ok", ran[(op, lib)]
+    # the thread counts the run used
+    assert payload["meta"]["threads"]["cores"] >= 1
+    if "numexpr" in libs:
+        assert ran[("exp", "numexpr")]["status"] == "ok"
+        assert payload["meta"]["threads"]["numexpr"] >= 1
+
+
+def test_threads_targets_verdicts(bench: Any) -> None:
+    # the targets read the 1e7 cells: a made-up run at that size
+    libs = [bench.Library(k, k, None, lambda a: a) for k in bench.THREAD_LIBRARIES]
+    results = []
+    for op in bench.THREAD_TARGET_OPS:
+        cells = {}
+        for lib, ns in (("numpy", 10.0), ("numexpr", 7.0), ("ocean_1", 10.0),
+                        ("ocean_2", 6.0), ("ocean", 6.0)):  # fmt: skip
+            cells[lib] = bench.Cell(samples_ns=[ns])
+        if op == "sum":
+            cells["ocean"] = bench.Cell(samples_ns=[11.0])  # above NumPy
+        results.append((bench.CASES[op], bench.THREAD_SIZE, cells))
+    targets = {t["key"]: t for t in bench.summarize_threads(results, libs)["targets"]}
+    assert targets["threads_geomean"]["pass"] is True
+    assert targets["threads_max"]["pass"] is False
+    assert "sum" in targets["threads_max"]["detail"]
+    assert targets["threads_numexpr"]["pass"] is False  # sum: 11 against 7
+
+
+def test_threads_plots(
+    bench: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    args = ["--threads", "--ops", "exp,add", "--sizes", "5000,10000", "--reps", "2",
+            "--min-sample-us", "5", "--budget-s", "0.05", "--plots", str(tmp_path)]  # fmt: skip
+    assert bench.main(args) == 0
+    capsys.readouterr()
+    out = tmp_path / "threads"
+    for name in ("results.json", "summary.md", "ratios.svg", "threads.svg"):
+        assert (out / name).stat().st_size > 0, name
+    summary = (out / "summary.md").read_text()
+    assert "| `exp` |" in summary
+    assert "geometric mean" in summary

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _common
+from . import _common, _parallel
 from ._common import expand_dims as _expand_dims
 from ._common import flip as _flip
 from ._common import moveaxis as _moveaxis
@@ -157,7 +157,9 @@ def _sign(x: ndarray, out: ndarray | None = None) -> ndarray:
     return res
 
 
-def _round(x: ndarray) -> ndarray:
+def _round(x: ndarray, out: ndarray | None = None) -> ndarray:
+    if out is not None:
+        return np.round(x, out=out)  # type: ignore[no-any-return]
     # np.round copies integer input as it is (keeping a byte-swapped byte order)
     res = np.round(x)
     return res if res.dtype.isnative else _native_order(res)
@@ -758,6 +760,8 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
     ops.update(_fft.OPS)
     # "<operation>.float16" / ".complex32" entries of the ocean_ext dtypes
     ops.update(_halfprec.ext_ops(_UFUNCS))
+    # large calls on several threads (small ones go straight to the kernel)
+    _parallel.wrap(ops, tuple(_common.ELEMENTWISE), _common.ELEMENTWISE)
     return ops
 
 
@@ -786,6 +790,15 @@ class CPUBackend:
 
     def device_indices(self) -> tuple[int, ...]:
         return (0,)
+
+    def threads(self, n: int | None) -> contextlib.AbstractContextManager[int]:
+        """Large operations in the block may use ``n`` threads (None: the
+        default); see ``ocean_cpu._parallel``."""
+        return _parallel.threads(n)
+
+    def num_threads(self) -> int:
+        """The threads a large operation started here may use now."""
+        return _parallel.current_threads()
 
     def array_module(self) -> Any:
         return np

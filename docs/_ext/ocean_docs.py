@@ -185,6 +185,8 @@ def _result_classes(func: Any) -> list[type]:
 
 
 def _op_signature(func: Any) -> str:
+    if getattr(func, "_size_limit", None) is not None:  # ocean_cpu._parallel
+        return _op_signature(func.__wrapped__) + "; large calls on several threads"
     if isinstance(func, np.ufunc):
         return f"NumPy ufunc, {func.nin} input(s), accepts ``out=``"
     try:

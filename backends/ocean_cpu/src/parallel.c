@@ -1,0 +1,375 @@
+/*
+ * ocean_cpu._parallel_c: the size test in front of the CPU table's entries
+ * that may run on several threads.
+ *
+ * Parallel(func, strategy, mode, limit) is a callable that stands in a table
+ * entry for ``func`` (a NumPy ufunc or a function of the backend).  A call
+ * whose array operands are all smaller than ``limits[limit]`` elements goes
+ * straight to ``func`` with the same arguments (a few nanoseconds more than
+ * calling ``func`` itself); a larger one calls ``strategy(func, *args,
+ * **kwargs)``, the Python code of ``ocean_cpu._parallel`` that splits the work
+ * across threads.  Which operands count (``mode``):
+ *
+ *   0  every positional NumPy array and the keyword ``out`` (elementwise
+ *      functions, ``where``, ``clip``)
+ *   1  the first argument (reductions, ``astype``, ``copy``)
+ *   2  the NumPy arrays of the list or tuple that is the first argument,
+ *      summed (``concat``, ``stack``)
+ *   3  the third argument (``setitem``: the value copied in)
+ *
+ * ``limits`` is one small array of thresholds (in elements) shared by every
+ * entry, set from Python (``set_limit``), so that the thresholds can be
+ * changed at run time (tests lower them).  An instance has a ``__dict__``:
+ * ``ocean_cpu._parallel`` copies the wrapped function's ``__name__``,
+ * ``__qualname__``, ``__module__`` and ``__doc__`` there, and
+ * ``_size_limit`` is a capsule holding the address of the entry's threshold,
+ * which the compiled fast path of the front end reads before it replaces a
+ * call of this entry by NumPy's C function (``PyArray_Where`` for ``where``).
+ *
+ * The pure Python twin is ``ocean_cpu._parallel.ParallelPy``.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+#include <stddef.h>
+
+#define N_LIMITS 8
+#define LIMIT_CAPSULE "ocean_cpu._parallel_c.limit"
+
+static Py_ssize_t limits[N_LIMITS] = {
+    PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX,
+    PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX};
+
+enum { M_ALL, M_FIRST, M_SEQUENCE, M_THIRD, N_MODES };
+
+static PyObject *s_out = NULL; /* "out", interned */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *func;     /* the wrapped callable */
+    PyObject *strategy; /* strategy(func, *args, **kwargs) for large calls */
+    PyObject *dict;
+    PyObject *weakrefs;
+    int mode, limit;
+    vectorcallfunc vectorcall;
+} Parallel;
+
+static inline Py_ssize_t
+array_size(PyObject *o)
+{
+    return PyArray_Check(o) ? PyArray_SIZE((PyArrayObject *)o) : 0;
+}
+
+/* The number of elements that decides (see the modes above). */
+static Py_ssize_t
+call_size(Parallel *self, PyObject *const *args, Py_ssize_t nargs,
+          PyObject *kwnames)
+{
+    Py_ssize_t size = 0;
+    switch (self->mode) {
+    case M_ALL:
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            Py_ssize_t s = array_size(args[i]);
+            if (s > size)
+                size = s;
+        }
+        if (kwnames != NULL) {
+            Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+            for (Py_ssize_t i = 0; i < nkw; i++) {
+                PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+                /* keyword names are str (CPython checks), so the comparison
+                 * cannot fail */
+                if (k == s_out ||
+                    (PyUnicode_Check(k) && PyUnicode_Compare(k, s_out) == 0)) {
+                    Py_ssize_t s = array_size(args[nargs + i]);
+                    if (s > size)
+                        size = s;
+                }
+            }
+        }
+        break;
+    case M_FIRST:
+        if (nargs >= 1)
+            size = array_size(args[0]);
+        break;
+    case M_SEQUENCE:
+        if (nargs >= 1 && (PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]))) {
+            /* a strong reference: the list may be changed by no one here
+             * (nothing below runs Python code), but hold it all the same */
+            PyObject *seq = Py_NewRef(args[0]);
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+            PyObject **items = PySequence_Fast_ITEMS(seq);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                Py_ssize_t s = array_size(items[i]);
+                size = s > PY_SSIZE_T_MAX - size ? PY_SSIZE_T_MAX : size + s;
+            }
+            Py_DECREF(seq);
+        }
+        break;
+    case M_THIRD:
+        if (nargs >= 3)
+            size = array_size(args[2]);
+        break;
+    }
+    return size;
+}
+
+static PyObject *
+par_vectorcall(Parallel *self, PyObject *const *args, size_t nargsf,
+               PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *func = self->func, *strategy = self->strategy;
+    if (func == NULL || strategy == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Parallel: not initialised");
+        return NULL;
+    }
+    if (call_size(self, args, nargs, kwnames) < limits[self->limit]) {
+        Py_INCREF(func); /* held across the call, whatever happens to self */
+        PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);
+        Py_DECREF(func);
+        return res;
+    }
+    /* strategy(func, *args, **kwargs) */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    Py_ssize_t total = nargs + nkw;
+    PyObject *small[9];
+    PyObject **buf = small;
+    if (total + 1 > 9) {
+        buf = PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
+        if (buf == NULL)
+            return PyErr_NoMemory();
+    }
+    Py_INCREF(func);
+    Py_INCREF(strategy);
+    buf[0] = func;
+    for (Py_ssize_t i = 0; i < total; i++)
+        buf[i + 1] = args[i];
+    PyObject *res = PyObject_Vectorcall(strategy, buf, (size_t)(nargs + 1), kwnames);
+    Py_DECREF(func);
+    Py_DECREF(strategy);
+    if (buf != small)
+        PyMem_Free(buf);
+    return res;
+}
+
+static PyObject *
+par_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *func, *strategy;
+    int mode = M_ALL, limit = 0;
+    static char *kwlist[] = {"func", "strategy", "mode", "limit", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ii:Parallel", kwlist, &func,
+                                     &strategy, &mode, &limit))
+        return NULL;
+    if (!PyCallable_Check(func) || !PyCallable_Check(strategy)) {
+        PyErr_SetString(PyExc_TypeError, "Parallel(): func and strategy must be callable");
+        return NULL;
+    }
+    if (mode < 0 || mode >= N_MODES || limit < 0 || limit >= N_LIMITS) {
+        PyErr_SetString(PyExc_ValueError, "Parallel(): mode or limit out of range");
+        return NULL;
+    }
+    Parallel *self = (Parallel *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->func = Py_NewRef(func);
+    self->strategy = Py_NewRef(strategy);
+    self->mode = mode;
+    self->limit = limit;
+    self->vectorcall = (vectorcallfunc)par_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+par_traverse(Parallel *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->func);
+    Py_VISIT(self->strategy);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+par_clear(Parallel *self)
+{
+    Py_CLEAR(self->func);
+    Py_CLEAR(self->strategy);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+par_dealloc(Parallel *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    par_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+par_get_wrapped(Parallel *self, void *closure)
+{
+    (void)closure;
+    if (self->func == NULL)
+        Py_RETURN_NONE;
+    return Py_NewRef(self->func);
+}
+
+static PyObject *
+par_get_strategy(Parallel *self, void *closure)
+{
+    (void)closure;
+    if (self->strategy == NULL)
+        Py_RETURN_NONE;
+    return Py_NewRef(self->strategy);
+}
+
+static PyObject *
+par_get_mode(Parallel *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->mode);
+}
+
+static PyObject *
+par_get_limit(Parallel *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->limit);
+}
+
+static PyObject *
+par_get_size_limit(Parallel *self, void *closure)
+{
+    (void)closure;
+    return PyCapsule_New(&limits[self->limit], LIMIT_CAPSULE, NULL);
+}
+
+static PyObject *
+par_get(Parallel *self, PyObject *obj, PyObject *type)
+{
+    (void)obj;
+    (void)type;
+    /* like a builtin function: no binding as a method */
+    return Py_NewRef(self);
+}
+
+static PyGetSetDef par_getset[] = {
+    {"__wrapped__", (getter)par_get_wrapped, NULL, "The wrapped callable.", NULL},
+    {"strategy", (getter)par_get_strategy, NULL,
+     "What large calls call: strategy(func, *args, **kwargs).", NULL},
+    {"mode", (getter)par_get_mode, NULL, "Which operands count (see the module).",
+     NULL},
+    {"limit", (getter)par_get_limit, NULL, "Index of the threshold in the limits.",
+     NULL},
+    {"_size_limit", (getter)par_get_size_limit, NULL,
+     "A capsule with the address of this entry's threshold (for the fast path).",
+     NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}};
+
+static PyObject *
+par_reduce(Parallel *self, PyObject *unused)
+{
+    (void)unused;
+    /* Parallel(func, strategy, mode, limit) with its __dict__ as the state:
+     * dask graphs that hold table entries pickle them */
+    if (self->func == NULL || self->strategy == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Parallel: not initialised");
+        return NULL;
+    }
+    PyObject *state = self->dict ? Py_NewRef(self->dict) : Py_NewRef(Py_None);
+    PyObject *res = Py_BuildValue("O(OOii)N", (PyObject *)Py_TYPE(self), self->func,
+                                  self->strategy, self->mode, self->limit, state);
+    return res;
+}
+
+static PyMethodDef par_methods[] = {
+    {"__reduce__", (PyCFunction)par_reduce, METH_NOARGS, NULL},
+    {NULL}};
+
+static PyTypeObject Parallel_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ocean_cpu._parallel_c.Parallel",
+    .tp_basicsize = sizeof(Parallel),
+    .tp_dealloc = (destructor)par_dealloc,
+    .tp_vectorcall_offset = offsetof(Parallel, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "A CPU table entry that sends large calls to a parallel strategy.",
+    .tp_traverse = (traverseproc)par_traverse,
+    .tp_clear = (inquiry)par_clear,
+    .tp_getset = par_getset,
+    .tp_methods = par_methods,
+    .tp_dictoffset = offsetof(Parallel, dict),
+    .tp_weaklistoffset = offsetof(Parallel, weakrefs),
+    .tp_descr_get = (descrgetfunc)par_get,
+    .tp_new = par_new,
+};
+
+static PyObject *
+set_limit(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    int i;
+    Py_ssize_t value;
+    if (!PyArg_ParseTuple(args, "in:set_limit", &i, &value))
+        return NULL;
+    if (i < 0 || i >= N_LIMITS) {
+        PyErr_SetString(PyExc_IndexError, "set_limit(): index out of range");
+        return NULL;
+    }
+    if (value < 0)
+        value = 0;
+    Py_ssize_t old = limits[i];
+    limits[i] = value;
+    return PyLong_FromSsize_t(old);
+}
+
+static PyObject *
+get_limit(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    int i;
+    if (!PyArg_ParseTuple(args, "i:get_limit", &i))
+        return NULL;
+    if (i < 0 || i >= N_LIMITS) {
+        PyErr_SetString(PyExc_IndexError, "get_limit(): index out of range");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(limits[i]);
+}
+
+static PyMethodDef module_methods[] = {
+    {"set_limit", set_limit, METH_VARARGS,
+     "set_limit(i, n) -> previous: calls of entries with limit i and at least n "
+     "elements take the parallel strategy."},
+    {"get_limit", get_limit, METH_VARARGS, "get_limit(i) -> the threshold i."},
+    {NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_parallel_c",
+    "The size test in front of the CPU table's parallel entries.", -1,
+    module_methods};
+
+PyMODINIT_FUNC
+PyInit__parallel_c(void)
+{
+    import_array();
+    s_out = PyUnicode_InternFromString("out");
+    if (s_out == NULL || PyType_Ready(&Parallel_Type) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Parallel", (PyObject *)&Parallel_Type) < 0 ||
+        PyModule_AddIntConstant(m, "N_LIMITS", N_LIMITS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
