@@ -8,7 +8,8 @@
   :mod:`conformance.families` (the differential features),
   :mod:`conformance.checks`, :mod:`conformance.calls` (recorded calls and
   repros), :mod:`conformance.runner` and :mod:`conformance.report`.
-- :mod:`conformance.mutants`: namespaces with one injected bug each, to measure
+- ``tests/conformance/mutants`` (development fixtures, not installed): namespaces
+  with one injected bug each, to measure
   bug-finding power.
 - ``array-api-tests-xfails.txt``: known failures in the official suite (none).
 - :mod:`conformance.compute_mode_plugin`: a pytest plugin that runs a whole test

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from conformance.calls import Arr, Call, render_repro
-from conformance.mutants import MUTANTS
+from tests.conformance.mutants import MUTANTS
 from conformance.runner import Options, run_entries
 
 from .conftest import ROOT, tool_env
@@ -63,7 +63,7 @@ def test_a_deviation_exits_1_with_a_runnable_repro(tool, tmp_path):
     out = tmp_path / "r.json"
     xf = tmp_path / "xfails.txt"
     r = tool(
-        "conformance.mutants.sign_negative_zero",
+        "tests.conformance.mutants.sign_negative_zero",
         "--quick",
         "--only",
         "sign",
@@ -110,7 +110,7 @@ def test_repros_run_and_show_the_bug():
         records = run_entries(
             [m.only],
             Options(
-                f"conformance.mutants.{name}",
+                f"tests.conformance.mutants.{name}",
                 quick=True,
                 device=m.device,
                 database=None,
@@ -123,7 +123,7 @@ def test_repros_run_and_show_the_bug():
         out = _run_repro(code)
         base = _run_repro(
             code.replace(
-                f"import conformance.mutants.{name} as xp",
+                f"import tests.conformance.mutants.{name} as xp",
                 "import array_api_strict as xp",
             )
         )
@@ -148,7 +148,7 @@ def test_repro_literals_survive_special_values():
 def test_same_seed_same_verdicts():
     def verdicts(seed):
         opts = Options(
-            "conformance.mutants.hypot_overflows", quick=True, seed=seed, database=None
+            "tests.conformance.mutants.hypot_overflows", quick=True, seed=seed, database=None
         )
         return [
             (r.feature, r.dtype, r.verdict, r.message, r.repro)
@@ -161,7 +161,7 @@ def test_same_seed_same_verdicts():
 def test_failing_examples_are_kept_for_replay(tmp_path):
     db = tmp_path / "db"
     opts = Options(
-        "conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
+        "tests.conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
     )
 
     def deviations():

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.mutants import MUTANTS
-from conformance.mutants.measure import caught
+from tests.conformance.mutants import MUTANTS
+from tests.conformance.mutants.measure import caught
 
 ISSUE_EXAMPLES = (
     "var_ignores_correction",
@@ -45,7 +45,7 @@ def test_there_are_enough_mutants_of_every_category():
 
 def test_a_mutant_is_array_api_strict_with_one_function_replaced():
     import array_api_strict
-    import conformance.mutants.var_ignores_correction as mutant
+    import tests.conformance.mutants.var_ignores_correction as mutant
 
     assert mutant.var is not array_api_strict.var
     assert mutant.mean is array_api_strict.mean
@@ -75,7 +75,7 @@ def test_every_mutant_is_caught_at_default_settings(name):
 
 
 def test_the_second_set_is_registered_and_spread():
-    from conformance.mutants._extra import SECOND_SET
+    from tests.conformance.mutants._extra import SECOND_SET
 
     assert len(SECOND_SET) >= 15
     assert all(n in MUTANTS for n in SECOND_SET)

@@ -1,18 +1,18 @@
 """Mutant namespaces: array-api-strict with one realistic bug injected each.
 
-``import conformance.mutants.<name>`` gives ``array_api_strict`` with the bug
+``import tests.conformance.mutants.<name>`` gives ``array_api_strict`` with the bug
 :data:`MUTANTS` describes, so any tool that takes a namespace module can be
 measured on it::
 
-    python -m conformance conformance.mutants.var_ignores_correction --only var
-    ARRAY_API_TESTS_MODULE=conformance.mutants.var_ignores_correction pytest ...
+    python -m conformance tests.conformance.mutants.var_ignores_correction --only var
+    ARRAY_API_TESTS_MODULE=tests.conformance.mutants.var_ignores_correction pytest ...
 
 Each mutant names the function it breaks (``only``), the deviation kinds that
 count as catching it, its category (promotion, values, special cases, keywords,
 shapes, errors, linalg, fft, device, mutation) and the device to test on when
 the bug is a device bug.  The base is the real array-api-strict, a library
 other than the tool's reference, so a catch is a difference the tool finds
-between two independent implementations; :mod:`conformance.mutants.measure`
+between two independent implementations; :mod:`tests.conformance.mutants.measure`
 counts only deviations the unmutated base does not show.
 """
 
@@ -510,7 +510,7 @@ def _(m, xp):
 
 
 def build(name: str) -> types.ModuleType:
-    """Build the namespace module ``conformance.mutants.<name>``."""
+    """Build the namespace module ``tests.conformance.mutants.<name>``."""
     import array_api_strict as xp
 
     mutant = MUTANTS[name]

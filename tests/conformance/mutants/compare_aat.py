@@ -1,4 +1,4 @@
-"""Run array-api-tests on every mutant: ``python -m conformance.mutants.compare_aat AAT_DIR``.
+"""Run array-api-tests on every mutant: ``python -m tests.conformance.mutants.compare_aat AAT_DIR``.
 
 For each mutant, runs the official suite at its default settings (100
 examples) on every test file that defines a test of the broken function (plus
@@ -21,10 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.mutants import MUTANTS
-from conformance.mutants._extra import SECOND_SET
+from tests.conformance.mutants import MUTANTS
+from tests.conformance.mutants._extra import SECOND_SET
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 _BASE: dict[tuple, set[str]] = {}
 
 
@@ -84,7 +84,7 @@ def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     if key not in _BASE:
         _BASE[key], _ = _pytest(aat, "array_api_strict", files, k)
     t0 = time.perf_counter()
-    failed, tail = _pytest(aat, f"conformance.mutants.{name}", files, k)
+    failed, tail = _pytest(aat, f"tests.conformance.mutants.{name}", files, k)
     return bool(failed - _BASE[key]), time.perf_counter() - t0, tail
 
 
@@ -97,7 +97,7 @@ def _mutant_set(which: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m conformance.mutants.compare_aat")
+    p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.compare_aat")
     p.add_argument("aat_dir", nargs="?", default="../array-api-tests")
     p.add_argument("names", nargs="*")
     p.add_argument("--json", metavar="PATH")
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         choices=("all", "first", "second"),
         default="all",
-        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (tests.conformance.mutants._extra), or all",
     )
     a = p.parse_args(argv)
     a.names = a.names or _mutant_set(a.set)

@@ -1,4 +1,4 @@
-"""Measure the tool's catch rate on every mutant: ``python -m conformance.mutants.measure``.
+"""Measure the tool's catch rate on every mutant: ``python -m tests.conformance.mutants.measure``.
 
 The tool runs at its default settings on the name each mutant breaks (as
 ``--only NAME`` would), on the unmutated array-api-strict first and then on the
@@ -15,8 +15,8 @@ import json
 import sys
 import time
 
-from conformance.mutants import MUTANTS
-from conformance.mutants._extra import SECOND_SET
+from tests.conformance.mutants import MUTANTS
+from tests.conformance.mutants._extra import SECOND_SET
 from conformance.runner import Options, run_entries
 
 _BASE: dict[tuple, set] = {}
@@ -54,7 +54,7 @@ def caught(
         _BASE[key] = _deviations(base)
     t0 = time.perf_counter()
     records = run_entries(
-        [m.only], _opts(f"conformance.mutants.{name}", m, quick, max_examples, seed)
+        [m.only], _opts(f"tests.conformance.mutants.{name}", m, quick, max_examples, seed)
     )
     secs = time.perf_counter() - t0
     new = _deviations(records) - _BASE[key]
@@ -75,7 +75,7 @@ def _mutant_set(which: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m conformance.mutants.measure")
+    p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.measure")
     p.add_argument("names", nargs="*")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--max-examples", type=int)
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         choices=("all", "first", "second"),
         default="all",
-        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (tests.conformance.mutants._extra), or all",
     )
     a = p.parse_args(argv)
     a.names = a.names or _mutant_set(a.set)
