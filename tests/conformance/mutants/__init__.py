@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MUTANTS", "Mutant", "build"]
+__all__ = ["MUTANTS", "SETS", "Mutant", "build", "mutant_set"]
 
 
 @dataclass(frozen=True)
@@ -555,5 +555,19 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
 
-# registers the other mutants, then the second set
-from . import _extra, _more  # noqa: E402, F401
+# registers the other mutants, then the second and third sets
+from . import _extra, _more, _third  # noqa: E402, F401
+
+SETS = ("first", "second", "third")
+
+
+def mutant_set(which: str) -> list[str]:
+    """The names of one set of mutants (``first``, ``second``, ``third``) or ``all``."""
+    later = set(_extra.SECOND_SET) | set(_third.THIRD_SET)
+    if which == "second":
+        return list(_extra.SECOND_SET)
+    if which == "third":
+        return list(_third.THIRD_SET)
+    if which == "first":
+        return [n for n in MUTANTS if n not in later]
+    return list(MUTANTS)

@@ -21,8 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conformance.mutants import MUTANTS
-from tests.conformance.mutants._extra import SECOND_SET
+from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 
 ROOT = Path(__file__).resolve().parents[3]
 _BASE: dict[tuple, set[str]] = {}
@@ -88,14 +87,6 @@ def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     return bool(failed - _BASE[key]), time.perf_counter() - t0, tail
 
 
-def _mutant_set(which: str) -> list[str]:
-    if which == "second":
-        return list(SECOND_SET)
-    if which == "first":
-        return [n for n in MUTANTS if n not in SECOND_SET]
-    return list(MUTANTS)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.compare_aat")
     p.add_argument("aat_dir", nargs="?", default="../array-api-tests")
@@ -103,12 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="PATH")
     p.add_argument(
         "--set",
-        choices=("all", "first", "second"),
+        choices=("all", *SETS),
         default="all",
-        help="the first 70 mutants, the second set (tests.conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (_extra.py), the third (_third.py), or all",
     )
     a = p.parse_args(argv)
-    a.names = a.names or _mutant_set(a.set)
+    a.names = a.names or mutant_set(a.set)
     rows = []
     for name in a.names or list(MUTANTS):
         hit, secs, tail = run_aat(Path(a.aat_dir), name)

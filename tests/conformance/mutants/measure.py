@@ -15,9 +15,8 @@ import json
 import sys
 import time
 
-from tests.conformance.mutants import MUTANTS
-from tests.conformance.mutants._extra import SECOND_SET
 from conformance.runner import Options, run_entries
+from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 
 _BASE: dict[tuple, set] = {}
 
@@ -54,7 +53,8 @@ def caught(
         _BASE[key] = _deviations(base)
     t0 = time.perf_counter()
     records = run_entries(
-        [m.only], _opts(f"tests.conformance.mutants.{name}", m, quick, max_examples, seed)
+        [m.only],
+        _opts(f"tests.conformance.mutants.{name}", m, quick, max_examples, seed),
     )
     secs = time.perf_counter() - t0
     new = _deviations(records) - _BASE[key]
@@ -66,14 +66,6 @@ def caught(
     return bool(new), found, secs
 
 
-def _mutant_set(which: str) -> list[str]:
-    if which == "second":
-        return list(SECOND_SET)
-    if which == "first":
-        return [n for n in MUTANTS if n not in SECOND_SET]
-    return list(MUTANTS)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.measure")
     p.add_argument("names", nargs="*")
@@ -83,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="PATH")
     p.add_argument(
         "--set",
-        choices=("all", "first", "second"),
+        choices=("all", *SETS),
         default="all",
-        help="the first 70 mutants, the second set (tests.conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (_extra.py), the third (_third.py), or all",
     )
     a = p.parse_args(argv)
-    a.names = a.names or _mutant_set(a.set)
+    a.names = a.names or mutant_set(a.set)
     names = a.names or list(MUTANTS)
     rows = []
     for name in names:
