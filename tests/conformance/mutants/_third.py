@@ -121,7 +121,9 @@ def _(m, xp):
 def _(m, xp):
     @_wrap(xp.sum)
     def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
-        return xp.sum(x, axis=axis or None, dtype=dtype, keepdims=keepdims)
+        return xp.sum(
+            x, axis=None if axis == () else axis, dtype=dtype, keepdims=keepdims
+        )
 
     return {"sum": sum}
 
