@@ -1,0 +1,239 @@
+"""What every family shares: dtype kinds, element and array strategies, the table."""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ..checks import Finding, Options, check_array, values_close
+from ..registry import Feature
+
+V24 = ("2024.12", "2025.12")
+V25 = ("2025.12",)
+
+KINDS = {
+    "bool": ("bool",),
+    "signed integer": ("int8", "int16", "int32", "int64"),
+    "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
+    "real floating": ("float32", "float64"),
+    "complex floating": ("complex64", "complex128"),
+}
+KINDS["integral"] = KINDS["signed integer"] + KINDS["unsigned integer"]
+KINDS["integer"] = KINDS["integral"]
+KINDS["real numeric"] = KINDS["integral"] + KINDS["real floating"]
+KINDS["floating"] = KINDS["real floating"] + KINDS["complex floating"]
+KINDS["numeric"] = KINDS["real numeric"] + KINDS["complex floating"]
+KINDS["integer or boolean"] = KINDS["bool"] + KINDS["integral"]
+KINDS["any"] = KINDS["bool"] + KINDS["numeric"]
+
+
+def dtypes_of(kind: Any) -> tuple[str, ...]:
+    """The dtype names of an ``isdtype`` kind (or a tuple of names)."""
+    return tuple(kind) if isinstance(kind, tuple) else KINDS[kind]
+
+
+# --- element and array strategies -----------------------------------------------
+
+
+def _finfo(dt: str) -> np.finfo:
+    return np.finfo({"complex64": np.float32, "complex128": np.float64}.get(dt, dt))
+
+
+def specials(dt: str) -> list:
+    """The special values drawn for special-case features of a float dtype."""
+    fi = _finfo(dt)
+    vals = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0]
+    vals += [3.0, -3.0, math.pi, -math.pi, float(fi.max), -float(fi.max)]
+    vals += [
+        float(fi.smallest_normal),
+        -float(fi.smallest_normal),
+        float(fi.max) ** 0.5 * 4,
+    ]
+    # only values the dtype holds exactly (float32 has no float64 pi)
+    real = np.float32 if dt in ("float32", "complex64") else np.float64
+    kept = [float(real(v)) for v in vals if not math.isfinite(v) or abs(v) <= fi.max]
+    vals = list({repr(v): v for v in kept}.values())  # -0.0 and 0.0 both stay
+    if dt.startswith("complex"):
+        return [complex(a, b) for a in vals[:8] for b in vals[:8]]
+    return vals
+
+
+@functools.cache
+def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
+    """Element values of dtype ``dt``; ``kind`` picks a domain."""
+    if dt == "bool":
+        return st.booleans()
+    if dt.startswith(("int", "uint")):
+        ii = np.iinfo(dt)
+        lo, hi = int(ii.min), int(ii.max)
+        bounds = {
+            "finite": (max(lo, -10), min(hi, 20)),
+            "full": (lo, hi),
+            "shift": (0, ii.bits - 1),
+            "nonzero": (max(lo, -10), min(hi, 20)),
+            "base": (max(lo, -3), 3),
+            "exponent": (0, 4),
+            "unit": (max(lo, -3), 3),
+            "positive": (1, 10),
+        }[kind]
+        s = st.integers(*bounds)
+        return s.filter(bool) if kind == "nonzero" else s
+    width = {"float32": 32, "float64": 64, "complex64": 32, "complex128": 64}[dt]
+    if kind == "special":
+        return st.sampled_from(specials(dt))
+    lim = {"unit": 1.0, "positive": 100.0}.get(kind, 1e4)
+    lo = 1e-3 if kind == "positive" else -lim
+    real = st.floats(lo, lim, width=width, allow_subnormal=False)
+    if kind == "unit":  # linalg, norms: no underflow questions the spec leaves open
+        real = real.map(lambda v: 0.0 if abs(v) < 1e-6 else v)
+    if kind == "nonzero":
+        real = real.filter(bool)
+    if dt.startswith("complex"):
+        return st.builds(complex, real, real)
+    return real
+
+
+def _cached(ctx: Any, key: tuple, make: Any) -> st.SearchStrategy:
+    # Strategies are immutable: building (and validating) one per draw was a
+    # third of the drawing time, so each is built once per run.
+    cache = ctx.__dict__.setdefault("_strategies", {})
+    s = cache.get(key)
+    if s is None:
+        s = cache[key] = make()
+    return s
+
+
+def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrategy:
+    """Arrays of dtype ``dt`` drawn on the reference."""
+    if not isinstance(shape, tuple):
+        return ctx.xps.arrays(
+            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
+        )
+    return _cached(
+        ctx,
+        ("arr", dt, shape, kind),
+        lambda: ctx.xps.arrays(
+            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
+        ),
+    )
+
+
+def _cap(ctx: Any, max_side: int, min_side: int = 0) -> int:
+    """``max_side``, capped by ``--max-side`` (never below ``min_side``)."""
+    cap = getattr(getattr(ctx, "opts", None), "max_side", None)
+    return max_side if cap is None else max(min_side, min(max_side, cap))
+
+
+def shapes(
+    ctx: Any, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
+):
+    max_side = _cap(ctx, max_side, min_side)
+    return _cached(
+        ctx,
+        ("shapes", min_dims, max_dims, min_side, max_side),
+        lambda: ctx.xps.array_shapes(
+            min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+        ),
+    )
+
+
+def _mbs(ctx: Any, n: int, max_side: int) -> st.SearchStrategy:
+    max_side = _cap(ctx, max_side, 1)
+    return _cached(
+        ctx,
+        ("mbs", n, max_side),
+        lambda: ctx.xps.mutually_broadcastable_shapes(n, max_side=max_side),
+    )
+
+
+def from_numpy(ctx: Any, a: np.ndarray, dt: str) -> Any:
+    return ctx.refmod.asarray(a, dtype=getattr(ctx.refmod, dt))
+
+
+def _scalar_for(dt: str, kind: str) -> st.SearchStrategy:
+    """A Python scalar of the kind matching ``dt`` (bool, int, float, complex)."""
+    if dt == "bool":
+        return st.booleans()
+    if dt.startswith(("int", "uint")):
+        return elements(dt, kind)
+    if kind == "special":
+        return st.sampled_from([v for v in specials(dt) if abs(v) < 1e30 or v != v])
+    return elements(
+        "complex128" if dt.startswith("complex") else "float64", kind
+    ).filter(lambda v: abs(v) < 1e4)
+
+
+# --- the table ---------------------------------------------------------------------
+
+FEATURES: dict[str, list[Feature]] = {}
+
+
+def _add(name: str, *features: Feature) -> None:
+    FEATURES.setdefault(name, []).extend(features)
+
+
+def _feature(name, fn_name, kind="any", opts=None, **kw):
+    def deco(body):
+        s = st.composite(body)
+        _add(
+            fn_name,
+            Feature(name, kind, lambda ctx, dt: s(ctx, dt), opts or Options(), **kw),
+        )
+        return body
+
+    return deco
+
+
+def _outs(tgt_out, n):
+    if not isinstance(tgt_out, (tuple, list)) or len(tgt_out) != n:
+        return None
+    return list(tgt_out)
+
+
+def _meta(ref_out, tgt_out, ctx) -> list[Finding]:
+    """dtype, shape and device of every output, values unchecked."""
+    out = []
+    for r, g in zip(ref_out, tgt_out, strict=True):
+        out += check_array(
+            r, g, ctx.tgt.module, ctx.expected_device, Options(check_values=False)
+        )
+    return out
+
+
+def _rel_ok(a, b, dt, k, scale):
+    return values_close(np.asarray(b), np.asarray(a), dt, ("rel", k), False, scale)[0]
+
+
+def _promotes(ctx, a, b):
+    try:
+        ctx.refmod.result_type(getattr(ctx.refmod, a), getattr(ctx.refmod, b))
+        return True
+    except TypeError:
+        return False
+
+
+def _host_view(a):
+    """A NumPy view of ``a``'s memory through DLPack, or None if there is none."""
+    try:
+        return np.from_dlpack(a)
+    except Exception:
+        return None
+
+
+def _axis_for(draw, ndim, tuples=True):
+    if ndim == 0:
+        return None
+    if tuples and draw(st.booleans()):
+        axes = draw(
+            st.lists(st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim)
+        )
+        return tuple(sorted(axes))
+    return draw(st.integers(-ndim, ndim - 1))
+
+
+ULP = ("ulp", 4)
+EXACT = ("exact",)

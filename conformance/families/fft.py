@@ -1,0 +1,103 @@
+"""The fft extension."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ..calls import DEV, DT, Arr, Call
+from ..checks import Options
+from ..registry import Feature
+from ._base import _add, arr, shapes
+
+NORMS = ("backward", "ortho", "forward")
+
+
+def _fft(name, kind, nd=False, hermitian_out=False):
+    def mk(norm):
+        @st.composite
+        def b(draw, ctx, dt):
+            x = draw(
+                arr(
+                    ctx,
+                    dt,
+                    shapes(ctx, min_dims=1, max_dims=2, min_side=1, max_side=6),
+                    "unit",
+                )
+            )
+            kw = {"norm": norm}
+            if nd:
+                if draw(st.booleans()):
+                    axes = tuple(draw(st.permutations(range(x.ndim))))[
+                        : draw(st.integers(1, x.ndim))
+                    ]
+                    kw["axes"] = axes
+                    if draw(st.booleans()):
+                        kw["s"] = tuple(draw(st.integers(2, 6)) for _ in axes)
+            else:
+                kw["axis"] = draw(st.integers(-x.ndim, x.ndim - 1))
+                if draw(st.booleans()):
+                    kw["n"] = draw(st.integers(2 if hermitian_out else 1, 7))
+            return Call(name, (Arr(x),), kw)
+
+        return b
+
+    def scale(call):
+        x = call.args[0].numpy()
+        return float(np.abs(x).sum()) + 1.0
+
+    return [
+        Feature(f"norm={n}", kind, mk(n), Options(("rel", 64)), scale_from=scale)
+        for n in NORMS
+    ]
+
+
+for _n in ("fft", "ifft"):
+    _add(f"fft.{_n}", *_fft(f"fft.{_n}", "complex floating"))
+for _n in ("fftn", "ifftn"):
+    _add(f"fft.{_n}", *_fft(f"fft.{_n}", "complex floating", nd=True))
+_add("fft.rfft", *_fft("fft.rfft", "real floating"))
+_add("fft.ihfft", *_fft("fft.ihfft", "real floating"))
+_add("fft.irfft", *_fft("fft.irfft", "complex floating", hermitian_out=True))
+_add("fft.hfft", *_fft("fft.hfft", "complex floating", hermitian_out=True))
+_add("fft.rfftn", *_fft("fft.rfftn", "real floating", nd=True))
+
+
+@st.composite
+def _fftfreq(draw, ctx, dt, name):
+    n = draw(st.integers(1, 10))
+    kw = {"d": draw(st.sampled_from([1.0, 0.5, 2.0])), "device": DEV}
+    if ctx.version == "2025.12":
+        kw["dtype"] = DT(dt)
+    return Call(name, (n,), kw)
+
+
+for _n in ("fftfreq", "rfftfreq"):
+    _add(
+        f"fft.{_n}",
+        Feature(
+            "n,d,device",
+            "real floating",
+            lambda ctx, dt, _n=_n: _fftfreq(ctx, dt, f"fft.{_n}"),
+            Options(("rel", 4)),
+        ),
+    )
+
+
+@st.composite
+def _shift(draw, ctx, dt, name):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
+    axes = draw(st.none() | st.integers(-x.ndim, x.ndim - 1))
+    return Call(name, (Arr(x),), {"axes": axes})
+
+
+for _n in ("fftshift", "ifftshift"):
+    _add(
+        f"fft.{_n}",
+        Feature(
+            "axes", "floating", lambda ctx, dt, _n=_n: _shift(ctx, dt, f"fft.{_n}")
+        ),
+    )
+
+
+_add("fft.irfftn", *_fft("fft.irfftn", "complex floating", nd=True, hermitian_out=True))
