@@ -76,6 +76,24 @@ class Feature:
         ``identity(tgt_out, tgt_args, tgt_kwargs) -> list[Finding]``: an extra check of the
         result against the target's own inputs (``self`` first for methods) (``astype(x, x.dtype,
         copy=False)`` must return ``x`` itself; ``copy=True`` must not).
+    level : str
+        ``"must"``, or ``"should"`` where the standard only recommends what
+        the feature checks (``squeeze`` of a non-singleton axis "should"
+        raise): its findings are advisories.
+    exc_types : tuple of exception types
+        With ``expect_raise``: the type the standard names; another type is
+        reported at ``exc_level`` (the standard names most with "should").
+    capability : str, optional
+        The ``capabilities()`` key of an optional feature (``"data-dependent
+        shapes"``, ``"boolean indexing"``): a target declaring it ``False``
+        may raise instead of answering (an advisory, not a crash).
+    classes : tuple of str
+        Input classes the feature draws that the calls themselves do not show
+        (``"singular matrices"``), for the coverage report.
+    inplace : bool
+        An in-place operator: ``x op= y`` is compared by what it returns (what
+        ``x`` is then bound to); updating ``x`` itself is an advisory, since
+        the standard does not guarantee in-place mutation.
     """
 
     name: str
@@ -91,6 +109,12 @@ class Feature:
     table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
     result_arg: int | None = None  # compare this argument after the call (setitem)
     identity: Callable | None = None  # identity(tgt_out, args, kwargs) -> findings
+    level: str = "must"
+    exc_types: tuple = ()
+    exc_level: str = "should"
+    capability: str | None = None
+    classes: tuple[str, ...] = ()
+    inplace: bool = False  # x op= y: the result is what x is bound to
 
 
 @dataclass

@@ -198,9 +198,7 @@ def _meta(ref_out, tgt_out, ctx) -> list[Finding]:
     """dtype, shape and device of every output, values unchecked."""
     out = []
     for r, g in zip(ref_out, tgt_out, strict=True):
-        out += check_array(
-            r, g, ctx.tgt.module, ctx.expected_device, Options(check_values=False)
-        )
+        out += check_array(r, g, ctx.tgt.module, ctx.where, Options(check_values=False))
     return out
 
 

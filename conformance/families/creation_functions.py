@@ -133,6 +133,12 @@ def _asarray_copy(draw, ctx, dt):
     return Call("asarray", (Arr(x),), {"copy": draw(st.booleans())})
 
 
+_SHARES = (
+    "__import__('numpy').shares_memory(__import__('numpy').from_dlpack({expr}),"
+    " __import__('numpy').from_dlpack({x}))"
+)
+
+
 def _asarray_shares(out, args, kwargs):
     # copy=True must not share memory with the input; copy=False must (the
     # input is already an array of the namespace, on its device, of its dtype)
@@ -141,9 +147,11 @@ def _asarray_shares(out, args, kwargs):
         return []  # no host view to compare memory through
     shares = np.shares_memory(a, b)
     if kwargs.get("copy") is True and shares:
-        return [Finding("value", "asarray(x, copy=True) shares memory with x")]
+        msg = "asarray(x, copy=True) shares memory with x"
+        return [Finding("value", msg, show=(_SHARES, "True", "False"))]
     if kwargs.get("copy") is False and not shares:
-        return [Finding("value", "asarray(x, copy=False) copied x")]
+        msg = "asarray(x, copy=False) copied x"
+        return [Finding("value", msg, show=(_SHARES, "False", "True"))]
     return []
 
 

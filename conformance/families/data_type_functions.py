@@ -70,9 +70,11 @@ def _astype_identity(out, args, kwargs):
     # must return a new array
     same = out is args[0]
     if kwargs.get("copy") is False and not same:
-        return [Finding("value", "astype(x, x.dtype, copy=False) returned a copy")]
+        msg = "astype(x, x.dtype, copy=False) returned a copy"
+        return [Finding("value", msg, show=("{expr} is {x}", "False", "True"))]
     if kwargs.get("copy") is True and same:
-        return [Finding("value", "astype(x, x.dtype, copy=True) returned x itself")]
+        msg = "astype(x, x.dtype, copy=True) returned x itself"
+        return [Finding("value", msg, show=("{expr} is {x}", "True", "False"))]
     return []
 
 

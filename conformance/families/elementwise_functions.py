@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..calls import Arr, Call
-from ..checks import Finding, Options
+from ..checks import Options
 from ..registry import Feature
 from ._base import (
     EXACT,
@@ -225,12 +225,6 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
     return feats
 
 
-def _returns_self(out, args, kwargs):
-    if out is args[0]:
-        return []
-    return [Finding("value", "the in-place operator returned a new array, not self")]
-
-
 def _binary_features(
     name: str, call_name: str, kind: str, tol, e1, e2, *, operator=None
 ):
@@ -314,8 +308,8 @@ def _binary_features(
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
     feats = []
     ew: dict = {"elementwise": True}
-    if inplace:  # compare self after the call, and x += y must return self
-        ew.update(result_arg=0, identity=_returns_self)
+    if inplace:  # compare what x op= y binds x to; updating x is advisory
+        ew.update(inplace=True)
     if operator == "reflected":
         feats.append(Feature("python-scalar", kind, scalar(e1), Options(tol, sz), **ew))
         return feats

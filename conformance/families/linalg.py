@@ -38,7 +38,7 @@ def compare_eigh(values_only=False):
                 ref_out,
                 tgt_out,
                 ctx.tgt.module,
-                ctx.expected_device,
+                ctx.where,
                 Options(check_values=False),
             )
             if f:
