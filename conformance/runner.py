@@ -726,7 +726,7 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
         return rec
     col = _Collector()
     if feature.table is not None:
-        _run_table(entry, feature, ctx, rec, col)
+        _run_table(entry, feature, ctx, rec, col, arg)
         _advisory(rec, col, ctx)
         rec.classes = dict(col.classes)
         return rec
@@ -841,11 +841,11 @@ def _reduce(entry: Entry, feature: Any, dev: _Deviation, ctx: Ctx) -> _Deviation
 
 
 def _run_table(
-    entry: Entry, feature: Any, ctx: Ctx, rec: Record, col: _Collector
+    entry: Entry, feature: Any, ctx: Ctx, rec: Record, col: _Collector, arg: Any = None
 ) -> None:
     """Run a deterministic table of calls (no drawing); report the first failure."""
     failures: list[_Deviation] = []
-    calls = feature.table(ctx)
+    calls = feature.table(ctx) if feature.dtypes == "none" else feature.table(ctx, arg)
     for call in calls:
         dts = [a.dtype_name for a in call.arrays()]
         dts += [a.name for a in call.args if isinstance(a, DT)]

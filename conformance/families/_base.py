@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from ..calls import Arr
 from ..checks import Finding, Options, check_array, values_close
 from ..registry import Feature
 
@@ -52,6 +53,8 @@ def specials(dt: str) -> list:
         float(fi.smallest_normal),
         -float(fi.smallest_normal),
         float(fi.max) ** 0.5 * 4,
+        float(fi.smallest_subnormal),  # subnormals: gradual underflow
+        -float(fi.smallest_normal) / 4,
     ]
     # only values the dtype holds exactly (float32 has no float64 pi)
     real = np.float32 if dt in ("float32", "complex64") else np.float64
@@ -62,6 +65,136 @@ def specials(dt: str) -> list:
     return vals
 
 
+def int_extremes(dt: str) -> list[int]:
+    """The extremes of an integer dtype and their neighbours, with 0 and +-1."""
+    ii = np.iinfo(dt)
+    lo, hi = int(ii.min), int(ii.max)
+    vals = [lo, lo + 1, -1, 0, 1, hi - 1, hi] if lo else [0, 1, hi - 1, hi]
+    return sorted(set(vals))
+
+
+def pool(dt: str, kind: str) -> list:
+    """A fixed pool of element values (explicit examples draw from it)."""
+    if dt == "bool":
+        return [False, True]
+    if dt.startswith(("int", "uint")):
+        if kind.endswith("special"):
+            return int_extremes(dt)
+        ii = np.iinfo(dt)
+        return [v for v in (-3, -2, -1, 0, 1, 2, 3, 5) if ii.min <= v <= ii.max]
+    if kind in SPECIAL_POOLS:
+        vals = SPECIAL_POOLS[kind](dt)
+    else:
+        vals = [-2.5, -1.0, -0.5, 0.0, 0.25, 1.0, 1.5, 3.0]
+    if dt.startswith("complex"):
+        return [complex(a, b) for a in vals for b in vals[:4]]
+    return vals
+
+
+def _sum_specials(dt: str) -> list[float]:
+    # special values whose sums do not depend on the order of summation
+    fi = _finfo(dt)
+    return [
+        math.nan,
+        math.inf,
+        -math.inf,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        2.0,
+        float(fi.smallest_subnormal),
+    ]
+
+
+def _prod_specials(dt: str) -> list[float]:
+    # ... nor the order of multiplication (powers of two: exact, no underflow)
+    return [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.0, -1.0, 2.0, -2.0]
+
+
+def _order_specials(dt: str) -> list[float]:
+    # for max, min, argmax: extremes and infinities, no NaN where unspecified
+    fi = _finfo(dt)
+    big = float(fi.max)
+    return [
+        math.inf,
+        -math.inf,
+        big,
+        -big,
+        0.0,
+        1.0,
+        -1.0,
+        float(fi.smallest_subnormal),
+    ]
+
+
+SPECIAL_POOLS = {
+    "special": lambda dt: specials(dt)[:22],
+    "minmax-special": lambda dt: [*_order_specials(dt), math.nan],
+    "sum-special": _sum_specials,
+    "prod-special": _prod_specials,
+    "order-special": _order_specials,
+}
+
+
+def fixed(ctx: Any, dt: str, shape: tuple, kind: str = "finite", seed: int = 0) -> Any:
+    """A fixed array (no drawing) of dtype ``dt`` and ``shape`` from ``pool``."""
+    rng = np.random.default_rng(seed + 7919 * len(shape) + sum(shape))
+    vals = pool(dt, kind)
+    n = math.prod(shape)
+    idx = rng.integers(0, len(vals), size=n) if n else np.zeros(0, dtype=int)
+    host = np.asarray([vals[i] for i in idx], dtype=_NP.get(dt, dt)).reshape(shape)
+    return ctx.refmod.asarray(host, dtype=getattr(ctx.refmod, dt))
+
+
+_NP = {"bool": np.bool_}
+
+
+def axis_forms(
+    draw: Any, ndim: int, *, tuples: bool = True, none: bool = True, empty: bool = True
+) -> Any:
+    """Every form of ``axis``: None, an int (negative too), a tuple of distinct
+    axes mixing negative and non-negative ones, and the empty tuple."""
+    forms = ["int"]
+    if none:
+        forms.append("none")
+    if tuples:
+        forms += ["tuple", "tuple"] + (["empty"] if empty else [])
+    form = draw(st.sampled_from(forms)) if ndim else ("none" if none else "empty")
+    if form == "none":
+        return None
+    if form == "empty" or not ndim:
+        return ()
+    if form == "int":
+        return draw(st.integers(-ndim, ndim - 1))
+    axes = draw(
+        st.lists(st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim)
+    )
+    signs = draw(st.lists(st.booleans(), min_size=len(axes), max_size=len(axes)))
+    return tuple(a - ndim if neg else a for a, neg in zip(axes, signs, strict=True))
+
+
+def axis_examples(ndim: int, tuples: bool = True) -> list:
+    """Fixed axis values covering every form for an array of ``ndim`` dims."""
+    if ndim == 0:
+        return [None, ()] if tuples else [None]
+    out: list = [None, 0, -1, ndim - 1]
+    if tuples:
+        out += [(), (-1,), tuple(range(ndim)), (-1, 0)]
+        if ndim > 2:
+            out += [(0, -1), (-ndim, -1), (1, -1)]
+    return list(dict.fromkeys(out))
+
+
+def invalid_axes(ndim: int, tuples: bool = True) -> list:
+    """Axis values outside ``[-ndim, ndim)`` (the standard requires an error)."""
+    out: list = [ndim, -ndim - 1]
+    if tuples:
+        out.append((0, ndim))
+    return out
+
+
 @functools.cache
 def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     """Element values of dtype ``dt``; ``kind`` picks a domain."""
@@ -70,6 +203,8 @@ def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     if dt.startswith(("int", "uint")):
         ii = np.iinfo(dt)
         lo, hi = int(ii.min), int(ii.max)
+        if kind.endswith("special"):  # the dtype's extremes, often
+            return st.sampled_from(int_extremes(dt)) | st.integers(lo, hi)
         bounds = {
             "finite": (max(lo, -10), min(hi, 20)),
             "full": (lo, hi),
@@ -78,13 +213,18 @@ def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
             "base": (max(lo, -3), 3),
             "exponent": (0, 4),
             "unit": (max(lo, -3), 3),
+            "special": (lo, hi),
             "positive": (1, 10),
         }[kind]
         s = st.integers(*bounds)
+        if kind == "special":  # the dtype's extremes, often
+            return st.sampled_from(int_extremes(dt)) | s
         return s.filter(bool) if kind == "nonzero" else s
     width = {"float32": 32, "float64": 64, "complex64": 32, "complex128": 64}[dt]
     if kind == "special":
         return st.sampled_from(specials(dt))
+    if kind in SPECIAL_POOLS:
+        return st.sampled_from(pool(dt, kind))
     lim = {"unit": 1.0, "positive": 100.0}.get(kind, 1e4)
     lo = 1e-3 if kind == "positive" else -lim
     real = st.floats(lo, lim, width=width, allow_subnormal=False)
@@ -132,6 +272,9 @@ def shapes(
     ctx: Any, min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
 ):
     max_side = _cap(ctx, max_side, min_side)
+    cap = getattr(ctx, "max_dims", None)  # capabilities()["max dimensions"]
+    if cap is not None:
+        max_dims = max(min(max_dims, cap), min_dims)
     return _cached(
         ctx,
         ("shapes", min_dims, max_dims, min_side, max_side),
@@ -141,12 +284,16 @@ def shapes(
     )
 
 
-def _mbs(ctx: Any, n: int, max_side: int) -> st.SearchStrategy:
+def _mbs(ctx: Any, n: int, max_side: int, min_side: int = 1) -> st.SearchStrategy:
     max_side = _cap(ctx, max_side, 1)
+    cap = getattr(ctx, "max_dims", None)
+    max_dims = 2 if cap is None else min(2, cap)
     return _cached(
         ctx,
-        ("mbs", n, max_side),
-        lambda: ctx.xps.mutually_broadcastable_shapes(n, max_side=max_side),
+        ("mbs", n, max_side, min_side, max_dims),
+        lambda: ctx.xps.mutually_broadcastable_shapes(
+            n, min_side=min_side, max_side=max_side, max_dims=max_dims
+        ),
     )
 
 
@@ -223,15 +370,36 @@ def _host_view(a):
 
 
 def _axis_for(draw, ndim, tuples=True):
-    if ndim == 0:
-        return None
-    if tuples and draw(st.booleans()):
-        axes = draw(
-            st.lists(st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim)
-        )
-        return tuple(sorted(axes))
-    return draw(st.integers(-ndim, ndim - 1))
+    return axis_forms(draw, ndim, tuples=tuples)
 
 
 ULP = ("ulp", 4)
 EXACT = ("exact",)
+
+
+def invalid_axis(
+    fn_name: str, make: Any, shapes_=((2, 3),), versions: Any = None, axes: Any = None
+) -> Feature:
+    """A table feature: ``make(x, axis)`` for axes outside ``[-N, N)`` must raise.
+
+    ``axes(ndim)`` gives the invalid axes (default :func:`invalid_axes`
+    without tuples).
+    """
+
+    def table(ctx, dt):
+        calls = []
+        for shape in shapes_:
+            x = fixed(ctx, dt, shape)
+            bad = axes(len(shape)) if axes else invalid_axes(len(shape), False)
+            calls += [make(Arr(x), a) for a in bad]
+        return calls
+
+    kw = {"versions": versions} if versions else {}
+    return Feature(
+        "invalid-axis",
+        ("float64",),
+        lambda ctx, dt: None,
+        table=table,
+        expect_raise=True,
+        **kw,
+    )

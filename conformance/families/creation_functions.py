@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from ..calls import DEV, DT, Arr, Call
 from ..checks import Finding, Options
 from ..registry import Feature
-from ._base import _add, _host_view, _scalar_for, arr, shapes
+from ._base import KINDS, _add, _host_view, _scalar_for, arr, shapes
 
 
 def _shape_tuple(ctx):
@@ -34,6 +34,43 @@ def _like(name, fill=None, check_values=True):
 
     return Feature("default", "any", b, Options(check_values=check_values))
 
+
+def _creation_default(name, fill=False, check_values=True):
+    """dtype=None: the default floating dtype, or for full() the kind of the
+    fill value (bool, the default integer, floating or complex dtype)."""
+
+    @st.composite
+    def b(draw, ctx, _):
+        shape = draw(_shape_tuple(ctx))
+        if not fill:
+            return Call(name, (shape,))
+        v = draw(st.sampled_from([True, False, 0, -3, 7, 1.5, -0.0, complex(1, -2)]))
+        return Call(name, (shape, v))
+
+    return Feature("default-dtype", "none", b, Options(check_values=check_values))
+
+
+def _like_dtype(name, fill=False, check_values=True):
+    """dtype= overrides x's dtype; device= its device."""
+
+    @st.composite
+    def b(draw, ctx, dt):
+        x = draw(arr(ctx, dt, shapes(ctx)))
+        to = draw(st.sampled_from(KINDS["numeric"]))
+        args = (Arr(x),) if not fill else (Arr(x), draw(_scalar_for(to, "finite")))
+        return Call(name, args, {"dtype": DT(to), "device": DEV})
+
+    return Feature("dtype,device", "any", b, Options(check_values=check_values))
+
+
+for _n, _fill, _vals in (
+    ("zeros", False, True),
+    ("ones", False, True),
+    ("empty", False, False),
+    ("full", True, True),
+):
+    _add(_n, _creation_default(_n, _fill, _vals))
+    _add(f"{_n}_like", _like_dtype(f"{_n}_like", _fill, _vals))
 
 _add("zeros", _creation("zeros"))
 _add("ones", _creation("ones"))
@@ -72,6 +109,28 @@ def _arange(draw, ctx, dt):
 
 
 _add("arange", Feature("start,stop,step,dtype", "real numeric", _arange))
+
+
+@st.composite
+def _arange_float(draw, ctx, _):
+    # one argument (the stop), float steps, empty ranges, dtype=None
+    form = draw(st.sampled_from(["stop", "float", "empty"]))
+    if form == "stop":
+        return Call("arange", (draw(st.integers(0, 7)),))
+    if form == "empty":
+        start = draw(st.integers(-3, 3))
+        return Call("arange", (start, start - draw(st.integers(0, 2)), 1))
+    start = draw(st.sampled_from([0.0, -1.5, 0.25, 2.0]))
+    step = draw(st.sampled_from([0.5, 0.25, -0.5, 1.5]))
+    n = draw(st.integers(0, 6))
+    stop = start + step * n + step / 2  # no element near the stop: no rounding
+    return Call("arange", (start, stop, step))
+
+
+_add(
+    "arange",
+    Feature("forms,default-dtype", "none", _arange_float, Options(("rel", 8))),
+)
 
 
 @st.composite
@@ -116,6 +175,34 @@ def _meshgrid(draw, ctx, dt):
 
 
 _add("meshgrid", Feature("indexing", "numeric", _meshgrid))
+
+
+@st.composite
+def _asarray_infer(draw, ctx, _):
+    """dtype=None: the dtype is inferred from Python scalars (bool, the
+    default integer, floating or complex dtype; ints with floats: floating)."""
+    kind = draw(st.sampled_from(["bool", "int", "float", "complex", "int+float"]))
+    leaf = {
+        "bool": st.booleans(),
+        "int": st.integers(-5, 5),
+        "float": st.sampled_from([0.5, -1.0, 2.25, -0.0]),
+        "complex": st.sampled_from([1j, complex(1, -1), 0.5 + 0j]),
+        "int+float": st.integers(-5, 5) | st.sampled_from([0.5, -1.5]),
+    }[kind]
+    shape = draw(st.sampled_from([(), (3,), (2, 2), (1, 3)]))
+    n = int(np.prod(shape))
+    vals = draw(st.lists(leaf, min_size=n, max_size=n))
+    if kind == "int+float" and n:
+        vals[0] = 0.5  # at least one float
+    obj = (
+        vals[0]
+        if shape == ()
+        else np.asarray(vals, dtype=object).reshape(shape).tolist()
+    )
+    return Call("asarray", (obj,))
+
+
+_add("asarray", Feature("default-dtype", "none", _asarray_infer))
 
 
 @st.composite

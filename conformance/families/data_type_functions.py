@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ..calls import DT, Arr, Call
 from ..checks import Finding
 from ..registry import Feature
-from ._base import KINDS, _add, _promotes, arr, shapes
+from ._base import KINDS, V24, _add, _promotes, arr, shapes
 
 
 def compare_dtype_result(ref_out, tgt_out, call, ctx):
@@ -129,27 +129,121 @@ _add(
     "can_cast",
     Feature("dtypes", "none", lambda ctx, _: None, table=_all_pairs("can_cast")),
 )
+_ISDTYPE_KINDS = (
+    "bool",
+    "signed integer",
+    "unsigned integer",
+    "integral",
+    "real floating",
+    "complex floating",
+    "numeric",
+    ("integral", "real floating"),
+    ("bool", "complex floating"),
+)
+
+
+def _isdtype_table(ctx):
+    # every dtype against every kind, a dtype itself, and tuples of kinds
+    calls = [Call("isdtype", (DT(d), k)) for d in KINDS["any"] for k in _ISDTYPE_KINDS]
+    calls += [
+        Call("isdtype", (DT(d), DT(e)))
+        for d in KINDS["any"]
+        for e in ("int32", "float64")
+    ]
+    return calls
+
+
 _add(
     "isdtype",
+    Feature("kinds", "none", lambda ctx, _: None, table=_isdtype_table),
+)
+
+
+def _scalar_table(ctx):
+    """result_type with Python scalars (2024.12): a scalar takes the array's
+    or dtype's kind where it fits (bool with bool, int with any numeric, float
+    with floating, complex with complex)."""
+    calls = []
+    for d in KINDS["any"]:
+        fits = [True] if d == "bool" else []
+        if d in KINDS["numeric"]:
+            fits.append(3)
+        if d in KINDS["floating"]:
+            fits.append(1.5)
+        if d in KINDS["complex floating"]:
+            fits.append(1j)
+        for v in fits:
+            calls.append(Call("result_type", (DT(d), v)))
+            calls.append(Call("result_type", (v, DT(d))))
+    return calls
+
+
+def _arrays_table(ctx):
+    # arrays as arguments, and three at once
+    ref = ctx.refmod
+    calls = []
+    for a, b, c in (
+        ("int8", "uint8", "int16"),
+        ("float32", "int8", "float32"),
+        ("uint16", "int32", "int64"),
+        ("complex64", "float64", "float32"),
+    ):
+        if not (_promotes(ctx, a, b) and _promotes(ctx, b, c) and _promotes(ctx, a, c)):
+            continue
+        x = Arr(ref.ones((1,), dtype=getattr(ref, a)), "x")
+        calls.append(Call("result_type", (x, DT(b))))
+        calls.append(Call("result_type", (DT(a), DT(b), DT(c))))
+    return calls
+
+
+_add(
+    "result_type",
     Feature(
-        "kinds",
+        "python-scalars",
         "none",
-        lambda ctx, _: st.tuples(
-            st.sampled_from(KINDS["any"]),
-            st.sampled_from(
-                [
-                    "bool",
-                    "signed integer",
-                    "unsigned integer",
-                    "integral",
-                    "real floating",
-                    "complex floating",
-                    "numeric",
-                ]
-            ),
-        ).map(lambda p: Call("isdtype", (DT(p[0]), p[1]))),
+        lambda ctx, _: None,
+        compare=compare_dtype_result,
+        table=_scalar_table,
+        versions=V24,
+    ),
+    Feature(
+        "arrays,three",
+        "none",
+        lambda ctx, _: None,
+        compare=compare_dtype_result,
+        table=_arrays_table,
     ),
 )
+
+
+def _can_cast_arrays(ctx):
+    ref = ctx.refmod
+    return [
+        Call("can_cast", (Arr(ref.ones((1,), dtype=getattr(ref, a)), "x"), DT(b)))
+        for a in KINDS["any"]
+        for b in ("int64", "float32", "bool", "uint8", "complex128")
+    ]
+
+
+_add(
+    "can_cast",
+    Feature("array", "none", lambda ctx, _: None, table=_can_cast_arrays),
+)
+
+
+@st.composite
+def _astype_bool(draw, ctx, dt):
+    # to bool: zero is False, anything else (NaN too) True; from bool: 0 and 1
+    if dt == "bool":
+        x = draw(arr(ctx, "bool", shapes(ctx)))
+        return Call("astype", (Arr(x), DT(draw(st.sampled_from(KINDS["numeric"])))))
+    x = draw(arr(ctx, dt, shapes(ctx), "special"))
+    return Call("astype", (Arr(x), DT("bool")))
+
+
+_add("astype", Feature("bool", ("bool", *KINDS["real numeric"]), _astype_bool))
+
+
 _add(
     "finfo",
     Feature(
@@ -157,6 +251,14 @@ _add(
         "none",
         lambda ctx, _: st.sampled_from(KINDS["floating"]).map(
             lambda d: Call("finfo", (DT(d),))
+        ),
+        compare=compare_info(("bits", "eps", "max", "min", "smallest_normal", "dtype")),
+    ),
+    Feature(
+        "array",
+        "floating",
+        lambda ctx, dt: arr(ctx, dt, shapes(ctx, max_dims=1)).map(
+            lambda x: Call("finfo", (Arr(x),))
         ),
         compare=compare_info(("bits", "eps", "max", "min", "smallest_normal", "dtype")),
     ),
@@ -168,6 +270,14 @@ _add(
         "none",
         lambda ctx, _: st.sampled_from(KINDS["integral"]).map(
             lambda d: Call("iinfo", (DT(d),))
+        ),
+        compare=compare_info(("bits", "max", "min", "dtype")),
+    ),
+    Feature(
+        "array",
+        "integral",
+        lambda ctx, dt: arr(ctx, dt, shapes(ctx, max_dims=1)).map(
+            lambda x: Call("iinfo", (Arr(x),))
         ),
         compare=compare_info(("bits", "max", "min", "dtype")),
     ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -19,7 +21,9 @@ from ._base import (
     _scalar_for,
     arr,
     dtypes_of,
+    fixed,
     from_numpy,
+    int_extremes,
     shapes,
     specials,
 )
@@ -222,7 +226,143 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
                 explicit=grid,
             )
         )
+    ints = tuple(d for d in dtypes_of(kind) if d in KINDS["integral"])
+    if ints and name in EXTREMES_OK:
+
+        def ext_grid(ctx, dt):
+            x = from_numpy(ctx, np.asarray(int_extremes(dt), dtype=dt), dt)
+            return [Call(call_name, (Arr(x, names[0]),))]
+
+        feats.append(
+            Feature(
+                "dtype-extremes",
+                ints,
+                build("special"),
+                Options(EXACT),
+                elementwise=True,
+                explicit=ext_grid,
+            )
+        )
     return feats
+
+
+# Functions whose results at an integer dtype's extremes the standard fixes
+# (no overflow: abs and negative of the minimum, sums and products are
+# implementation-defined there).
+EXTREMES_OK = {
+    "bitwise_invert",
+    "positive",
+    "sign",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_right_shift",
+    "equal",
+    "not_equal",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "maximum",
+    "minimum",
+}
+# Broadcasting a 0-length dimension against a 1-length one (and the
+# scalar-like ()), the shapes the drawn ones rarely reach.
+EDGE_SHAPES = (
+    ((0,), (1,)),
+    ((1,), (0,)),
+    ((0,), ()),
+    ((2, 0), (2, 1)),
+    ((2, 1), (1, 0)),
+    ((0, 1), (1, 3)),
+    ((1, 0, 2), (3, 1, 1)),
+    ((0,), (0,)),
+    ((3, 1), (1, 4)),
+)
+# shapes that do not broadcast: the standard's broadcasting raises
+INCOMPATIBLE = (
+    ((2,), (3,)),
+    ((2, 3), (3, 2)),
+    ((0,), (2,)),
+    ((2, 1, 3), (4, 3)),
+)
+
+
+def one_dtype(kind: Any) -> tuple[str, ...]:
+    """A single dtype of ``kind`` for features whose dtype does not matter."""
+    names = dtypes_of(kind)
+    for d in ("float64", "int64", "bool"):
+        if d in names:
+            return (d,)
+    return names[:1]
+
+
+def broadcast_features(
+    call_name: str,
+    kind: Any,
+    tol: tuple,
+    nargs: int = 2,
+    names=("x1", "x2"),
+    el=("finite", "finite"),
+):
+    """Broadcasting edges (a 0-length against a 1-length dimension) and
+    incompatible shapes (which must raise), on one dtype."""
+
+    def arrays(ctx, dt, shapes_, seed):
+        return tuple(
+            Arr(fixed(ctx, dt, s, el[i], seed + i), names[i])
+            for i, s in enumerate(shapes_)
+        )
+
+    @st.composite
+    def drawn(draw, ctx, dt):
+        shp = draw(_mbs(ctx, nargs, max_side=3, min_side=0)).input_shapes
+        xs = tuple(
+            Arr(draw(arr(ctx, dt, s, el[i])), names[i]) for i, s in enumerate(shp)
+        )
+        return Call(call_name, xs)
+
+    def edges(ctx, dt):
+        return [
+            Call(call_name, arrays(ctx, dt, pair, i))
+            for i, pair in enumerate(EDGE_SHAPES)
+        ]
+
+    def bad(ctx, dt):
+        return [
+            Call(call_name, arrays(ctx, dt, pair, i))
+            for i, pair in enumerate(INCOMPATIBLE)
+        ]
+
+    one = one_dtype(kind)
+    return [
+        Feature(
+            "broadcasting",
+            one,
+            drawn,
+            Options(tol, name_signed(call_name)),
+            explicit=edges,
+            classes=("broadcasting edges",),
+        ),
+        Feature(
+            "incompatible-shapes",
+            one,
+            lambda ctx, dt: None,
+            table=bad,
+            expect_raise=True,
+        ),
+    ]
+
+
+def name_signed(call_name: str) -> bool:
+    return call_name.split(".")[-1] in SIGNED_ZERO
 
 
 def _binary_features(
@@ -365,6 +505,30 @@ def _binary_features(
             "python-scalar", kind, scalar(e1), Options(tol, sz), versions=versions, **ew
         )
     )
+    ints = tuple(d for d in dtypes_of(kind) if d in KINDS["integral"])
+    if ints and name in EXTREMES_OK and not inplace:
+        e2x = "shift" if "shift" in name else "special"
+
+        def ext_grid(ctx, dt):
+            ex = np.asarray(int_extremes(dt), dtype=dt)
+            x2v = ex if e2x == "special" else np.arange(np.iinfo(dt).bits, dtype=dt)
+            x1 = from_numpy(ctx, np.repeat(ex, x2v.size), dt)
+            x2 = from_numpy(ctx, np.tile(x2v, ex.size), dt)
+            return [Call(call_name, (Arr(x1, n1), Arr(x2, n2)))]
+
+        feats.append(
+            Feature(
+                "dtype-extremes",
+                ints,
+                same("special", e2x),
+                Options(EXACT),
+                explicit=ext_grid,
+                **ew,
+            )
+        )
+    if operator in (None, "plain"):
+        el = (e1 if e1 != "nonzero" else "finite", e2)
+        feats += broadcast_features(call_name, kind, tol, names=(n1, n2), el=el)
     return feats
 
 
@@ -425,11 +589,38 @@ for _n, (_k, _t, _e1, _e2) in BINARY.items():
 @st.composite
 def _clip(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx)))
-    lo = draw(st.none() | _scalar_for(dt, "finite"))
-    hi = draw(st.none() | _scalar_for(dt, "finite"))
+    bounds = []
+    for _ in range(2):
+        form = draw(st.sampled_from(["none", "scalar", "array"]))
+        if form == "none" or (ctx.version == "2023.12" and form == "array"):
+            bounds.append(None)
+        elif form == "scalar":
+            bounds.append(draw(_scalar_for(dt, "finite")))
+        else:  # an array broadcasting against x (2023.12: scalars only)
+            s = tuple(x.shape)[draw(st.integers(0, x.ndim)) :]
+            bounds.append(Arr(draw(arr(ctx, dt, s)), "bound"))
+    lo, hi = bounds
+    # min > max is left to the implementation: keep min <= max
+    if lo is not None and hi is not None:
+        lo_v = lo.numpy() if isinstance(lo, Arr) else lo
+        hi_v = hi.numpy() if isinstance(hi, Arr) else hi
+        if np.any(np.asarray(lo_v) > np.asarray(hi_v)):
+            lo, hi = None, hi
+    return Call("clip", (Arr(x),), {"min": lo, "max": hi})
+
+
+@st.composite
+def _clip_special(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1), "special"))
+    lo = draw(st.none() | _scalar_for(dt, "special"))  # NaN bounds: NaN
+    hi = draw(st.none() | _scalar_for(dt, "special"))
     if lo is not None and hi is not None and lo > hi:
         lo, hi = hi, lo
     return Call("clip", (Arr(x),), {"min": lo, "max": hi})
 
 
-_add("clip", Feature("min,max", "real numeric", _clip, Options(EXACT)))
+_add(
+    "clip",
+    Feature("min,max", "real numeric", _clip, Options(EXACT)),
+    Feature("special-values", "real numeric", _clip_special, Options(EXACT)),
+)

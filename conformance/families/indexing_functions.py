@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..calls import Arr, Call
-from ._base import V24, _feature, arr, from_numpy, shapes
+from ._base import V24, V25, _add, _feature, arr, from_numpy, invalid_axis, shapes
 
 
 @_feature("indices,axis", "take")
@@ -37,3 +37,39 @@ def _take_along(draw, ctx, dt):
     )
     idx = from_numpy(ctx, np.asarray(idx, dtype=np.int64).reshape(s), "int64")
     return Call("take_along_axis", (Arr(x), Arr(idx, "indices")), {"axis": axis})
+
+
+@_feature("negative-indices", "take", versions=V25)
+def _take_negative(draw, ctx, dt):
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    axis = draw(st.integers(-x.ndim, x.ndim - 1))
+    n = x.shape[axis]
+    idx = draw(st.lists(st.integers(-n, n - 1), max_size=5))
+    idx = from_numpy(ctx, np.asarray(idx, dtype=np.int64), "int64")
+    kw = {"axis": axis} if x.ndim > 1 or draw(st.booleans()) else {}
+    return Call("take", (Arr(x), Arr(idx, "indices")), kw)
+
+
+@_feature("default-axis", "take_along_axis", versions=V24)
+def _take_along_default(draw, ctx, dt):
+    # axis defaults to -1
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
+    s = list(x.shape)
+    s[-1] = draw(st.integers(0, 4))
+    n = math.prod(s)
+    idx = draw(st.lists(st.integers(0, x.shape[-1] - 1), min_size=n, max_size=n))
+    idx = from_numpy(ctx, np.asarray(idx, dtype=np.int64).reshape(s), "int64")
+    return Call("take_along_axis", (Arr(x), Arr(idx, "indices")))
+
+
+def _take_along_bad(x, a):
+    i = Arr(
+        x.value.__array_namespace__().zeros(
+            (2, 1), dtype=x.value.__array_namespace__().int64
+        ),
+        "indices",
+    )
+    return Call("take_along_axis", (x, i), {"axis": a})
+
+
+_add("take_along_axis", invalid_axis("take_along_axis", _take_along_bad, versions=V24))

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from ..calls import Arr, Call
 from ..checks import Options
 from ..registry import Feature
-from ._base import V24, V25, _add, _mbs, arr, shapes
+from ._base import V24, V25, _add, _mbs, arr, fixed, shapes
 from .linalg import LIN
 
 
@@ -42,10 +42,13 @@ def _two(
 
 def _mm_shapes(draw):
     n, k, m = (draw(st.integers(1, 4)) for _ in range(3))
-    b = draw(st.sampled_from([(), (2,)]))
+    if draw(st.integers(0, 5)) == 0:  # a zero-length dimension: k=0 gives zeros
+        n, k, m = (draw(st.sampled_from([0, n])) for n in (n, k, m))
+    b = draw(st.sampled_from([(), (2,), (1, 2)]))
+    b2 = draw(st.sampled_from([b, b[1:], (3, 1)[-len(b) :] if b else ()]))
     s1 = (k,) if draw(st.integers(0, 3)) == 0 else (*b, n, k)  # 1-D operands too
-    s2 = (k,) if draw(st.integers(0, 3)) == 0 else (k, m)
-    return s1, s2 if draw(st.booleans()) or len(s2) == 1 else (*b, k, m), {}
+    s2 = (k,) if draw(st.integers(0, 3)) == 0 else (*b2, k, m)
+    return s1, s2, {}
 
 
 for _n in ("matmul", "linalg.matmul", "Array.__matmul__"):
@@ -61,6 +64,90 @@ def _imm_shapes(draw):
 _two("Array.__imatmul__", _imm_shapes, mutates=(0,))
 
 
+def _pairs_table(name, pairs, kw=None):
+    def table(ctx, dt):
+        return [
+            Call(
+                name,
+                (Arr(fixed(ctx, dt, a), "x1"), Arr(fixed(ctx, dt, b), "x2")),
+                dict(kw or {}),
+            )
+            for a, b in pairs
+        ]
+
+    return table
+
+
+# "an exception should be raised" for mismatched contracted dimensions: advisories
+for _n in ("matmul", "linalg.matmul"):
+    _add(
+        _n,
+        Feature(
+            "mismatched-shapes",
+            ("float64",),
+            lambda ctx, dt: None,
+            table=_pairs_table(
+                _n,
+                [
+                    ((2, 3), (4, 2)),
+                    ((3,), (4,)),
+                    ((2, 3), (2,)),
+                    (((2, 2, 3)), (2, 4, 2)),
+                ],
+            ),
+            expect_raise=True,
+            level="should",
+        ),
+    )
+for _n in ("vecdot", "linalg.vecdot"):
+    _add(
+        _n,
+        Feature(
+            "mismatched-shapes",
+            ("float64",),
+            lambda ctx, dt, _n=_n: None,
+            table=_pairs_table(_n, [((2, 3), (4,)), ((3,), (2,))]),
+            expect_raise=True,
+            level="should",
+        ),
+    )
+_add(
+    "linalg.cross",
+    Feature(
+        "size-not-3",
+        ("float64",),
+        lambda ctx, dt: None,
+        table=_pairs_table("linalg.cross", [((2, 4), (2, 4)), ((2,), (2,))]),
+        expect_raise=True,
+        level="should",
+    ),
+)
+
+
+def _tensordot_bad(ctx, dt):
+    x1, x2 = Arr(fixed(ctx, dt, (2, 3)), "x1"), Arr(fixed(ctx, dt, (3, 2)), "x2")
+    return [
+        Call("tensordot", (x1, x2), {"axes": ((2,), (0,))}),
+        Call("tensordot", (x1, x2), {"axes": ((1,), (-3,))}),
+    ]
+
+
+# "If provided an invalid axis, the function must raise an exception"
+for _n in ("tensordot", "linalg.tensordot"):
+    _add(
+        _n,
+        Feature(
+            "invalid-axis",
+            ("float64",),
+            lambda ctx, dt, _n=_n: None,
+            table=lambda ctx, dt, _n=_n: [
+                Call(_n, c.args, c.kwargs) for c in _tensordot_bad(ctx, dt)
+            ],
+            expect_raise=True,
+        ),
+    )
+
+
 @st.composite
 def _bshapes(draw, ctx, _):
     n = draw(st.integers(1, 3))
@@ -73,13 +160,34 @@ _add(
     Feature("shapes", "none", lambda ctx, _: _bshapes(ctx, None), versions=V25),
 )
 _two("linalg.outer", lambda d: ((d(st.integers(0, 4)),), (d(st.integers(0, 4)),), {}))
-_two(
-    "linalg.cross",
-    lambda d: ((d(st.integers(1, 3)), 3), (3,), {"axis": -1}),
-    feature="axis",
-)
+
+
+def _cross_shapes(d):
+    # the vectors along any axis (counted from the end), broadcasting the rest
+    n = d(st.integers(1, 3))
+    if d(st.booleans()):
+        return (n, 3), (d(st.sampled_from([(3,), (1, 3), (n, 3)]))), {"axis": -1}
+    return (
+        (3, n),
+        (d(st.sampled_from([(3, 1), (3, n)]))),
+        {"axis": d(st.sampled_from([0, -2]))},
+    )
+
+
+def _vecdot_shapes(d):
+    # the contracted axis anywhere (negative), the others broadcasting
+    n, k = d(st.integers(1, 3)), d(st.integers(0, 4))
+    form = d(st.integers(0, 2))
+    if form == 0:
+        return (n, k), (k,), {"axis": -1}
+    if form == 1:
+        return (n, k), (1, k), {"axis": d(st.sampled_from([-1, 1]))}
+    return (k, n), (k, 1), {"axis": d(st.sampled_from([0, -2]))}
+
+
+_two("linalg.cross", _cross_shapes, feature="axis")
 for _n in ("vecdot", "linalg.vecdot"):
-    _two(_n, lambda d: ((d(st.integers(1, 3)), 4), (4,), {"axis": -1}), feature="axis")
+    _two(_n, _vecdot_shapes, feature="axis")
 for _n in ("tensordot", "linalg.tensordot"):
     _two(
         _n,
@@ -87,7 +195,20 @@ for _n in ("tensordot", "linalg.tensordot"):
             (
                 (2, 3, 4),
                 (3, 4, 2),
-                {"axes": d(st.sampled_from([0, 1, 2, ((1,), (0,)), ((1, 2), (0, 1))]))},
+                {
+                    "axes": d(
+                        st.sampled_from(
+                            [
+                                0,
+                                1,
+                                2,
+                                ((1,), (0,)),
+                                ((1, 2), (0, 1)),
+                                ((-1, -2), (1, 0)),
+                            ]
+                        )
+                    )
+                },
             )
             if True
             else None

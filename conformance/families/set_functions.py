@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from ..calls import Arr, Call, to_numpy
 from ..checks import Finding
 from ..registry import Feature
-from ._base import V25, _add, _feature, _meta, _outs, arr, shapes
+from ._base import V25, _add, _feature, _meta, _outs, _scalar_for, arr, shapes
 
 
 def compare_unique(fields: tuple[str, ...]):
@@ -59,19 +59,36 @@ def compare_unique(fields: tuple[str, ...]):
 
 
 def _set(name, fields):
+    cap = "data-dependent shapes"
+
     def b(ctx, dt):
         return arr(ctx, dt, shapes(ctx), "unit").map(lambda x: Call(name, (Arr(x),)))
 
+    def extremes(ctx, dt):
+        # infinities and the dtype's extremes: values like any other
+        return arr(ctx, dt, shapes(ctx, min_dims=1), "order-special").map(
+            lambda x: Call(name, (Arr(x),))
+        )
+
     def nan(ctx, dt):
-        # every NaN is a distinct value; +0 and -0 are one
+        # every NaN is a distinct value; +0 and -0 are one ("should")
         return arr(ctx, dt, shapes(ctx, min_dims=1), "special").map(
             lambda x: Call(name, (Arr(x),))
         )
 
+    cmp = compare_unique(fields)
     return (
-        Feature("default", "real numeric", b, compare=compare_unique(fields)),
+        Feature("default", "real numeric", b, compare=cmp, capability=cap),
         Feature(
-            "nan,signed-zero", "real floating", nan, compare=compare_unique(fields)
+            "special-values", "real numeric", extremes, compare=cmp, capability=cap
+        ),
+        Feature(
+            "nan,signed-zero",
+            "real floating",
+            nan,
+            compare=cmp,
+            capability=cap,
+            level="should",
         ),
     )
 
@@ -87,6 +104,23 @@ _add(
 
 @_feature("invert", "isin", kind="integer", versions=V25)
 def _isin(draw, ctx, dt):
-    x1 = draw(arr(ctx, dt, shapes(ctx), "unit"))
-    x2 = draw(arr(ctx, dt, shapes(ctx, max_dims=1), "unit"))
+    x1 = draw(arr(ctx, dt, shapes(ctx), "special"))
+    x2 = draw(arr(ctx, dt, shapes(ctx, max_dims=2), "special"))
+    return Call("isin", (Arr(x1, "x1"), Arr(x2, "x2")), {"invert": draw(st.booleans())})
+
+
+@_feature("python-scalar", "isin", kind="integer", versions=V25)
+def _isin_scalar(draw, ctx, dt):
+    x = Arr(draw(arr(ctx, dt, shapes(ctx), "unit")), "x")
+    v = draw(_scalar_for(dt, "unit"))
+    args = (x, v) if draw(st.booleans()) else (v, x)
+    return Call("isin", args, {"invert": draw(st.booleans())})
+
+
+# floating arrays: "should" have an integer dtype, so a library may refuse
+# them; where it answers, NaN is in nothing (value equality)
+@_feature("floating", "isin", kind="real floating", versions=V25, level="should")
+def _isin_float(draw, ctx, dt):
+    x1 = draw(arr(ctx, dt, shapes(ctx), "special"))
+    x2 = draw(arr(ctx, dt, shapes(ctx, max_dims=1), "special"))
     return Call("isin", (Arr(x1, "x1"), Arr(x2, "x2")), {"invert": draw(st.booleans())})

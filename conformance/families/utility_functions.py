@@ -7,21 +7,48 @@ from hypothesis import strategies as st
 from ..calls import Arr, Call
 from ..checks import Options
 from ..registry import Feature
-from ._base import EXACT, V24, _add, arr, shapes
+from ._base import EXACT, V24, _add, arr, fixed, shapes
 from .statistical_functions import _reduction
 
-_add("all", *_reduction("all", "any", EXACT))
-_add("any", *_reduction("any", "any", EXACT))
+_add("all", *_reduction("all", "any", EXACT, special="special"))
+_add("any", *_reduction("any", "any", EXACT, special="special"))
 
 
-@st.composite
-def _diff(draw, ctx, dt):
-    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1), "finite"))
-    kw = {"axis": draw(st.integers(-x.ndim, x.ndim - 1)), "n": draw(st.integers(0, 2))}
-    return Call("diff", (Arr(x),), kw)
+def _diff_build(elem):
+    @st.composite
+    def b(draw, ctx, dt):
+        x = draw(arr(ctx, dt, shapes(ctx, min_dims=1), elem))
+        kw = {"axis": draw(st.integers(-x.ndim, x.ndim - 1))}
+        kw["n"] = draw(st.integers(0, 4))  # n >= the axis' length: empty
+        return Call("diff", (Arr(x),), kw)
+
+    return b
 
 
-_add("diff", Feature("n,axis", "numeric", _diff, Options(EXACT), versions=V24))
+def _diff_invalid(ctx, dt):
+    x = fixed(ctx, dt, (2, 3))
+    return [Call("diff", (Arr(x),), {"axis": a}) for a in (2, -3)]
+
+
+_add(
+    "diff",
+    Feature("n,axis", "numeric", _diff_build("finite"), Options(EXACT), versions=V24),
+    Feature(
+        "special-values",
+        "real floating",
+        _diff_build("special"),
+        Options(("rel", 4)),
+        versions=V24,
+    ),
+    Feature(
+        "invalid-axis",
+        ("float64",),
+        lambda ctx, dt: None,
+        table=_diff_invalid,
+        expect_raise=True,
+        versions=V24,
+    ),
+)
 
 
 @st.composite
