@@ -56,6 +56,12 @@ class Arr:
     def numpy(self) -> np.ndarray:
         return np.asarray(self.value)
 
+    def __repr__(self) -> str:  # short: Hypothesis prints explicit examples
+        return f"Arr({self.name}: {self.dtype_name}{tuple(self.value.shape)})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
     @property
     def dtype_name(self) -> str:
         return str(self.value.dtype)
@@ -72,6 +78,12 @@ class Call:
     mutates: tuple[int, ...] = ()
     # input classes the values do not show ("singular matrices"): coverage
     tags: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Call({self.name}, {len(self.args)} args, {sorted(self.kwargs)})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
 
     def arrays(self) -> list[Arr]:
         out = [a for a in self.args if isinstance(a, Arr)]

@@ -7,11 +7,11 @@ import math
 from typing import Any
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr
 from ..checks import Finding, Options, check_array, values_close
 from ..registry import Feature
+from ._st import st
 
 V24 = ("2024.12", "2025.12")
 V25 = ("2025.12",)
@@ -248,18 +248,117 @@ def _cached(ctx: Any, key: tuple, make: Any) -> st.SearchStrategy:
 
 
 def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrategy:
-    """Arrays of dtype ``dt`` drawn on the reference."""
-    if not isinstance(shape, tuple):
-        return ctx.xps.arrays(
-            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
-        )
-    return _cached(
-        ctx,
-        ("arr", dt, shape, kind),
-        lambda: ctx.xps.arrays(
-            getattr(ctx.refmod, dt), shape, elements=elements(dt, kind)
-        ),
+    """Arrays of dtype ``dt`` drawn on the reference.
+
+    The shape is drawn by Hypothesis; the values come from one drawn seed
+    (seed 0: the simplest array), which costs the engine one choice instead
+    of one per element: drawing was half the time of a run.
+    """
+    # a shape strategy in the key keeps it alive: its id is not reused
+    return _cached(ctx, ("arr", dt, shape, kind), lambda: _arrays(ctx, dt, shape, kind))
+
+
+_SEEDS = st.integers(0, 2**32 - 1)
+
+
+def _arrays(ctx: Any, dt: str, shape: Any, kind: str) -> st.SearchStrategy:
+    make = functools.partial(_host_values, dt, kind)
+    rdt = getattr(ctx.refmod, dt)
+
+    def build(shp: tuple, seed: int) -> Any:
+        return ctx.refmod.asarray(make(tuple(shp), seed), dtype=rdt)
+
+    shapes_ = st.just(shape) if isinstance(shape, tuple) else shape
+    return st.builds(build, shapes_, _SEEDS)
+
+
+_NP_DT = {"bool": np.bool_}
+
+
+def _host_values(dt: str, kind: str, shape: tuple, seed: int) -> np.ndarray:
+    """The values of an array of ``shape``, from ``seed``, in ``kind``'s domain."""
+    npdt = np.dtype(_NP_DT.get(dt, dt))
+    n = math.prod(shape)
+    if seed == 0:  # the simplest array: what shrinking goes to
+        simple = 1 if kind in ("nonzero", "positive") else 0
+        if kind in SPECIAL_POOLS and dt[0] in "fc":
+            simple = pool(dt, kind)[0]
+        return np.full(shape, simple, dtype=npdt)
+    rng = np.random.default_rng(seed)
+    if dt == "bool":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if npdt.kind in "iu":
+        ii = np.iinfo(npdt)
+        lo, hi = int(ii.min), int(ii.max)
+        if kind.endswith("special"):
+            ext = np.asarray(int_extremes(dt), dtype=npdt)
+            pick = rng.integers(0, len(ext), size=n)
+            full = rng.integers(lo, hi, size=n, dtype=npdt, endpoint=True)
+            return np.where(rng.random(n) < 0.6, ext[pick], full).reshape(shape)
+        bounds = _INT_BOUNDS.get(kind, _INT_FINITE)
+        lo_, hi_ = bounds(lo, hi, ii.bits)
+        v = rng.integers(lo_, hi_, size=n, dtype=npdt, endpoint=True)
+        if kind == "nonzero":
+            v[v == 0] = 1
+        return v.reshape(shape)
+    real = np.dtype(npdt.char.lower() if npdt.kind == "c" else npdt)
+    real = (
+        np.dtype(np.float32)
+        if npdt in (np.complex64, np.float32)
+        else np.dtype(np.float64)
     )
+
+    def reals() -> np.ndarray:
+        if kind in SPECIAL_POOLS or kind == "special":
+            vals = (
+                specials(
+                    dt.replace("complex64", "float32").replace("complex128", "float64")
+                )
+                if kind == "special"
+                else pool(real.name, kind)
+            )
+            return np.asarray(vals, dtype=np.float64)[
+                rng.integers(0, len(vals), size=n)
+            ]
+        lim = {"unit": 1.0, "positive": 100.0}.get(kind, 1e4)
+        lo = 1e-3 if kind == "positive" else -lim
+        v = rng.uniform(lo, lim, size=n)
+        # exact small values often: halves and quarters, zeros of both signs
+        r = rng.random(n)
+        nice = rng.integers(-12, 13, size=n) / (4.0 if kind == "unit" else 2.0)
+        if kind == "positive":
+            nice = np.abs(nice) + 0.5
+        v = np.where(r < 0.35, nice if kind != "unit" else np.clip(nice, -1, 1), v)
+        if kind not in ("positive", "nonzero"):
+            v = np.where(r > 0.93, np.copysign(0.0, rng.uniform(-1, 1, size=n)), v)
+        if kind == "unit":
+            v = np.where(np.abs(v) < 1e-6, 0.0, v)
+        if kind == "nonzero":
+            v[v == 0] = 1.0
+        return v
+
+    if npdt.kind == "c":
+        if kind == "special":
+            vals = specials(dt)
+            return np.asarray(vals, dtype=npdt)[
+                rng.integers(0, len(vals), size=n)
+            ].reshape(shape)
+        return (reals() + 1j * reals()).astype(npdt).reshape(shape)
+    return reals().astype(npdt).reshape(shape)
+
+
+def _INT_FINITE(lo: int, hi: int, bits: int) -> tuple[int, int]:
+    return max(lo, -10), min(hi, 20)
+
+
+_INT_BOUNDS = {
+    "full": lambda lo, hi, b: (lo, hi),
+    "shift": lambda lo, hi, b: (0, b - 1),
+    "base": lambda lo, hi, b: (max(lo, -3), 3),
+    "exponent": lambda lo, hi, b: (0, 4),
+    "unit": lambda lo, hi, b: (max(lo, -3), 3),
+    "positive": lambda lo, hi, b: (1, 10),
+}
 
 
 def _cap(ctx: Any, max_side: int, min_side: int = 0) -> int:

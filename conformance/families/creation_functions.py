@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import DEV, DT, Arr, Call
 from ..checks import Finding, Options
 from ..registry import Feature
 from ._base import KINDS, _add, _host_view, _scalar_for, arr, shapes
+from ._st import st
 
 
 def _shape_tuple(ctx):

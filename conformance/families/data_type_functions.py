@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import strategies as st
-
 from ..calls import DT, Arr, Call
 from ..checks import Finding
 from ..registry import Feature
 from ._base import KINDS, V24, _add, _promotes, arr, shapes
+from ._st import st
 
 
 def compare_dtype_result(ref_out, tgt_out, call, ctx):

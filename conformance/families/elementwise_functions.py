@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call
 from ..checks import Options
@@ -27,6 +26,7 @@ from ._base import (
     shapes,
     specials,
 )
+from ._st import st
 
 UNARY = {
     "abs": ("numeric", ("ulp", 2)),  # complex abs is a hypot: rounding

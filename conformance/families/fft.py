@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import DEV, DT, Arr, Call
 from ..checks import Options
 from ..registry import Feature
 from ._base import _add, arr, shapes
+from ._st import st
 
 NORMS = ("backward", "ortho", "forward")
 

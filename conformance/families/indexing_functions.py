@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call
 from ._base import V24, V25, _add, _feature, arr, from_numpy, invalid_axis, shapes
+from ._st import st
 
 
 @_feature("indices,axis", "take")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import DT, Arr, Call, to_numpy
 from ..checks import Finding, Options, check_array, describe
@@ -23,6 +22,7 @@ from ._base import (
     from_numpy,
     shapes,
 )
+from ._st import st
 
 LIN = ("rel", 256)
 

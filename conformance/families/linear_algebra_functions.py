@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-
 from ..calls import Arr, Call
 from ..checks import Options
 from ..registry import Feature
 from ._base import V24, V25, _add, _mbs, arr, fixed, shapes
+from ._st import st
 from .linalg import LIN
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call
 from ..checks import Finding
@@ -24,6 +23,7 @@ from ._base import (
     invalid_axis,
     shapes,
 )
+from ._st import st
 from .elementwise_functions import broadcast_features
 
 

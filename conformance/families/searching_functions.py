@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call
 from ..checks import Options
@@ -24,6 +23,7 @@ from ._base import (
     pool,
     shapes,
 )
+from ._st import st
 from .elementwise_functions import EDGE_SHAPES, INCOMPATIBLE
 from .statistical_functions import _reduction
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call, to_numpy
 from ..checks import Finding
 from ..registry import Feature
 from ._base import V25, _add, _feature, _meta, _outs, _scalar_for, arr, shapes
+from ._st import st
 
 
 def compare_unique(fields: tuple[str, ...]):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import Arr, Call, to_numpy
 from ..checks import Finding, Options, check_array
 from ..registry import Feature
 from ._base import _add, arr, invalid_axis, pool, shapes
+from ._st import st
 
 _NOVALUES = Options(check_values=False)
 

@@ -12,7 +12,6 @@ variance with ``M - correction <= 0`` NaN); every ``dtype`` and
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from ..calls import DT, Arr, Call
 from ..checks import Options
@@ -31,6 +30,7 @@ from ._base import (
     pool,
     shapes,
 )
+from ._st import st
 
 RED = ("rel", 32)
 _WIDER = {
@@ -138,6 +138,15 @@ def _reduction(
             return calls
 
         return explicit
+
+    def correction_explicit(ctx, dt):
+        # M - correction <= 0: NaN; a fractional correction
+        calls = []
+        for shape in ((), (1,), (2,), (3, 2)):
+            x = fixed(ctx, dt, shape, elem)
+            for c in (1, 2, 0.5):
+                calls.append(Call(name, (Arr(x),), {"correction": c}))
+        return calls
 
     def special_explicit(ctx, dt):
         x = fixed(ctx, dt, (4, 6), special)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-
 from ..calls import Arr, Call
 from ..checks import Options
 from ..registry import Feature
 from ._base import EXACT, V24, _add, arr, fixed, shapes
+from ._st import st
 from .statistical_functions import _reduction
 
 _add("all", *_reduction("all", "any", EXACT, special="special"))
