@@ -146,7 +146,7 @@ def check_static(entry: Entry, ctx: Any) -> list:
                 "advisory",
                 "optional",
                 f"{name} is not defined: Python falls back to "
-                f"__{name[8:-2]}__, as the standard allows a library without "
+                f"__{name[9:-2]}__, as the standard allows a library without "
                 "mutation",
             )
             return r.out

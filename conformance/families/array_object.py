@@ -76,7 +76,12 @@ def _getitem(draw, ctx, dt):
     return Call("Array.__getitem__", (Arr(x), _index_key(draw, tuple(x.shape))))
 
 
-@_feature("boolean-mask", "Array.__getitem__", opts=Options(EXACT, True))
+@_feature(
+    "boolean-mask",
+    "Array.__getitem__",
+    opts=Options(EXACT, True),
+    capability="boolean indexing",
+)
 def _getitem_mask(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
     k = draw(st.integers(1, x.ndim))
@@ -116,7 +121,13 @@ def _setitem(draw, ctx, dt):
     return Call("Array.__setitem__", (Arr(x), key, value), mutates=(0,))
 
 
-@_feature("boolean-mask", "Array.__setitem__", opts=Options(EXACT, True), result_arg=0)
+@_feature(
+    "boolean-mask",
+    "Array.__setitem__",
+    opts=Options(EXACT, True),
+    result_arg=0,
+    capability="boolean indexing",
+)
 def _setitem_mask(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
     m = draw(arr(ctx, "bool", tuple(x.shape)))

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from conformance.calls import Arr, Call, render_repro
-from tests.conformance.mutants import MUTANTS
 from conformance.runner import Options, run_entries
+from tests.conformance.mutants import MUTANTS
 
 from .conftest import ROOT, tool_env
 
@@ -153,7 +153,10 @@ def test_repro_literals_survive_special_values():
 def test_same_seed_same_verdicts():
     def verdicts(seed):
         opts = Options(
-            "tests.conformance.mutants.hypot_overflows", quick=True, seed=seed, database=None
+            "tests.conformance.mutants.hypot_overflows",
+            quick=True,
+            seed=seed,
+            database=None,
         )
         return [
             (r.feature, r.dtype, r.verdict, r.message, r.repro)
@@ -166,7 +169,9 @@ def test_same_seed_same_verdicts():
 def test_failing_examples_are_kept_for_replay(tmp_path):
     db = tmp_path / "db"
     opts = Options(
-        "tests.conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
+        "tests.conformance.mutants.searchsorted_ignores_side",
+        quick=True,
+        database=str(db),
     )
 
     def deviations():

@@ -45,6 +45,7 @@ def test_there_are_enough_mutants_of_every_category():
 
 def test_a_mutant_is_array_api_strict_with_one_function_replaced():
     import array_api_strict
+
     import tests.conformance.mutants.var_ignores_correction as mutant
 
     assert mutant.var is not array_api_strict.var

@@ -46,6 +46,9 @@ class Mutant:
 
 
 MUTANTS: dict[str, Mutant] = {}
+# namespaces that depart from array-api-strict only as the standard allows:
+# the tool must report no deviation for them (tests/conformance/mutants/_variants.py)
+VARIANTS: dict[str, Mutant] = {}
 
 
 _CATEGORY = {  # of the first mutants, registered before categories were recorded
@@ -513,7 +516,7 @@ def build(name: str) -> types.ModuleType:
     """Build the namespace module ``tests.conformance.mutants.<name>``."""
     import array_api_strict as xp
 
-    mutant = MUTANTS[name]
+    mutant = MUTANTS[name] if name in MUTANTS else VARIANTS[name]
     mod = types.ModuleType(f"{__name__}.{name}", mutant.description)
     for attr in dir(xp):
         if not attr.startswith("_") or attr in (
@@ -541,7 +544,8 @@ def build(name: str) -> types.ModuleType:
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path, target=None):
         prefix = __name__ + "."
-        if fullname.startswith(prefix) and fullname[len(prefix) :] in MUTANTS:
+        rest = fullname[len(prefix) :]
+        if fullname.startswith(prefix) and (rest in MUTANTS or rest in VARIANTS):
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
@@ -556,7 +560,7 @@ if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
 
 # registers the other mutants, then the second and third sets
-from . import _extra, _more, _third  # noqa: E402, F401
+from . import _extra, _more, _third, _variants  # noqa: E402, F401
 
 SETS = ("first", "second", "third")
 

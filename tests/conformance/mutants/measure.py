@@ -21,12 +21,24 @@ from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 _BASE: dict[tuple, set] = {}
 
 
-def _deviations(records) -> set[tuple[str, str, str, str]]:
-    return {
-        (r.name, r.feature, r.dtype, r.kind or r.verdict)
+def _deviations(records) -> set[tuple[str, str, str, str, bool]]:
+    """What a run found: deviations, and advisories (the last field True)."""
+    out = {
+        (r.name, r.feature, r.dtype, r.kind or r.verdict, False)
         for r in records
         if r.verdict in ("deviates", "crashes", "missing")
     }
+    out |= {
+        (r.name, r.feature, r.dtype, r.kind or "", True)
+        for r in records
+        if r.verdict == "advisory"
+    }
+    out |= {
+        (r.name, r.feature, r.dtype, r.advisory["kind"], True)
+        for r in records
+        if r.advisory
+    }
+    return out
 
 
 def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> Options:
@@ -43,7 +55,12 @@ def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> O
 def caught(
     name: str, *, quick: bool = False, max_examples: int | None = None, seed: int = 0
 ) -> tuple[bool, list[str], float]:
-    """Run the tool on one mutant; return (caught, new deviations, seconds)."""
+    """Run the tool on one mutant; return (caught, what it found, seconds).
+
+    A mutant is caught by a deviation the base does not show or, for a bug
+    the standard words with "should", by an advisory; advisories are marked
+    so in what is returned.
+    """
     m = MUTANTS[name]
     key = (m.only, m.device, quick, max_examples, seed)
     if key not in _BASE:
@@ -58,11 +75,15 @@ def caught(
     )
     secs = time.perf_counter() - t0
     new = _deviations(records) - _BASE[key]
-    found = [
-        f"{r.kind}: {r.feature} {r.dtype}: {r.message}"
-        for r in records
-        if (r.name, r.feature, r.dtype, r.kind or r.verdict) in new
-    ]
+    found = []
+    for n, feature, dtype, kind, advisory in sorted(new, key=lambda t: t[4]):
+        r = next(
+            r for r in records if (r.name, r.feature, r.dtype) == (n, feature, dtype)
+        )
+        msg = r.advisory["message"] if advisory and r.advisory else r.message
+        found.append(
+            f"{kind}: {feature} {dtype}: {msg}" + (" (advisory)" if advisory else "")
+        )
     return bool(new), found, secs
 
 
