@@ -242,9 +242,12 @@ def test_table_keeps_rows_it_wrote():
         {
             "library": "numpy",
             "version": "2.0",
+            "api_version": "2024.12",
             "seconds": 12.3,
             "counts": {"conforms": 5, "deviates": 2},
             "kinds": {"dtype": 3, "special-case": 1},
+            "advisories": {"optional": 2},
+            "advisory_names": 1,
         },
         {"library": "jax.numpy", "seconds": 1.0, "error": "cannot import"},
     ]
@@ -255,8 +258,15 @@ def test_table_keeps_rows_it_wrote():
     assert k["counts"]["conforms"] == 5
     assert k["counts"]["deviates"] == 2
     assert k["kinds"] == {"dtype": 3, "special-case": 1}
+    assert k["advisories"] == {"optional": 2}
+    assert k["api_version"] == "2024.12"
     assert k["seconds"] == 12.0
     assert k["kept"]
     again = to_markdown([k], [])
-    assert " * | 5 | 2 | 0 |" in again
+    assert " * | 2024.12 | 5 | 2 | 0 |" in again
     assert "kept: `numpy`" in again
+    # a key to every column, the advisories apart, the reference said
+    for col in ("conforms", "untestable", "advisories", "special-case", "optional"):
+        assert f"- **{col}**" in again
+    assert "## Advisories by kind" in again
+    assert "is the reference" in again
