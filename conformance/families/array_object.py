@@ -7,7 +7,17 @@ import numpy as np
 from ..calls import DEV, Arr, Call
 from ..checks import Finding, Options
 from ..registry import Feature
-from ._base import EXACT, V24, _add, _feature, _host_view, _scalar_for, arr, shapes
+from ._base import (
+    EXACT,
+    KINDS,
+    V24,
+    _add,
+    _feature,
+    _host_view,
+    _scalar_for,
+    arr,
+    shapes,
+)
 from ._st import st
 from .elementwise_functions import (
     BINARY,
@@ -137,7 +147,8 @@ def _setitem_mask(draw, ctx, dt):
 
 _CONVERSIONS = {
     "__bool__": "any",
-    "__int__": "integer or boolean",
+    # 2023.12 on: int() of a finite float is its integer part
+    "__int__": ("bool", *KINDS["real numeric"]),
     "__index__": "integral",
     "__float__": "real numeric",
     "__complex__": "numeric",
@@ -155,6 +166,42 @@ for _m, _k in _CONVERSIONS.items():
     _add(
         f"Array.{_m}",
         Feature("0-d", _k, _conv(_m), Options(EXACT, True)),
+    )
+
+
+def _conversion_errors(method, values, dtypes):
+    def table(ctx, dt):
+        return [
+            Call(
+                f"Array.{method}",
+                (Arr(ctx.refmod.asarray(v, dtype=getattr(ctx.refmod, d))),),
+            )
+            for d in dtypes
+            for v in values
+        ]
+
+    return table
+
+
+# The errors the standard names with "must" (or as its Raises list)
+for _m, _exc, _vals, _dts in (
+    ("__float__", TypeError, [1 + 2j], ("complex128",)),
+    ("__int__", TypeError, [1 + 2j], ("complex128",)),
+    ("__index__", TypeError, [1.5, 2.0], ("float64",)),
+    ("__int__", OverflowError, [float("inf"), float("-inf")], ("float64",)),
+    ("__int__", ValueError, [float("nan")], ("float64",)),
+):
+    _add(
+        f"Array.{_m}",
+        Feature(
+            f"raises {_exc.__name__}",
+            ("float64",),
+            lambda ctx, dt: None,
+            table=_conversion_errors(_m, _vals, _dts),
+            expect_raise=True,
+            exc_types=(_exc,),
+            exc_level="must",
+        ),
     )
 
 
