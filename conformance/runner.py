@@ -589,6 +589,61 @@ def _quick_pick(names: tuple[str, ...], turn: int) -> tuple[str, ...]:
     return tuple(out) or names[:1]
 
 
+# Features about shapes and axes rather than values: in --quick they run on
+# an integer and a floating dtype (taking turns across features), as do the
+# operators, whose values their functions' full runs already cover.
+SHAPE_FEATURES = frozenset(
+    {
+        "axis",
+        "keepdims",
+        "empty",
+        "invalid-axis",
+        "broadcasting",
+        "incompatible-shapes",
+        "incompatible-shape",
+        "non-unit-axis",
+        "axis=None",
+        "shape",
+        "axes",
+        "repetitions",
+        "repeats,axis",
+        "repeats-array",
+        "shift,axis",
+        "source,destination",
+        "indices,axis",
+        "negative-indices",
+        "default-axis",
+        "descending",
+        "descending,stable",
+        "copy",
+        "mismatched-shapes",
+        "size-not-3",
+        "tuple",
+        "capsule",
+        "namespace",
+        "device",
+        "basic",
+        "boolean-mask",
+        "integer-array",
+    }
+)
+_LIGHT = (
+    ("int8", "int64", "uint16", "int32", "uint8", "int16", "uint64", "uint32"),
+    ("float32", "float64"),
+    ("bool", "complex128", "complex64"),
+)
+
+
+def _light_pick(names: tuple[str, ...], turn: int) -> tuple[str, ...]:
+    """An integer, a floating and one other dtype of ``names``, taking turns."""
+    out = []
+    for group in _LIGHT:
+        have = [d for d in group if d in names]
+        if have:
+            out.append(have[turn % len(have)])
+    return tuple(out[:2] if len(out) > 2 and turn % 2 else out) or names[:1]
+
+
 def _dtype_cells(
     entry: Entry, feature: Any, ctx: Ctx, turn: int = 0
 ) -> list[tuple[str, Any]]:
@@ -613,7 +668,10 @@ def _dtype_cells(
     names = dtypes_of(feature.dtypes)
     # Operators and methods share their function's implementation in every
     # library we know: they run on one dtype per group, the functions on all.
-    if ctx.opts.quick or entry.name.startswith("Array.__"):
+    operator_ = entry.name.startswith("Array.__")
+    if ctx.opts.quick and (operator_ or feature.name in SHAPE_FEATURES):
+        names = _light_pick(names, turn)
+    elif ctx.opts.quick or operator_:
         names = _quick_pick(names, turn)
     return [(d, d) for d in names]
 
