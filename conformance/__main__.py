@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 import time
 
@@ -143,15 +144,25 @@ def main(argv: list[str] | None = None) -> int:
     from . import report
 
     t0 = time.perf_counter()
+    last = [0.0]
 
     def partial(records: list) -> None:
-        # the JSON report as names finish: a stopped run still leaves one
-        if args.json:
+        # the JSON report as names finish (at most every two seconds: it is
+        # rewritten whole): a stopped run still leaves one
+        now = time.perf_counter()
+        if args.json and now - last[0] >= 2.0:
+            last[0] = now
             data = report.to_json(records, opts, time.perf_counter() - t0)
             data["complete"] = False
             with contextlib.suppress(OSError):
                 report.write_json(args.json, data)
 
+    def on_sigint(signum, frame):  # the first Ctrl-C stops at the next cell
+        if opts.stop:
+            raise KeyboardInterrupt
+        opts.stop = True
+
+    signal.signal(signal.SIGINT, on_sigint)
     try:
         records, seconds = run(opts, on_records=partial if args.json else None)
     except TargetError as e:

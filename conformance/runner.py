@@ -119,6 +119,7 @@ class Options:
     prove: bool = True  # run every repro in a fresh interpreter before printing it
     version_note: str = ""  # where the revision came from, for the header
     interrupted: bool = False  # set when a run was stopped before its end
+    stop: bool = False  # set by a Ctrl-C handler: stop at the next cell
 
     @property
     def examples(self) -> int:
@@ -979,6 +980,9 @@ def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Re
     reg = build_registry(opts.version)
     out: list[Record] = []
     for i, name in enumerate(names):
+        if opts.stop:
+            opts.interrupted = True
+            break
         entry = reg[name]
         static = check_static(entry, ctx)
         mine = list(static)
@@ -995,11 +999,15 @@ def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Re
                 for f in entry.features
             ]
         else:
+            start = zlib.crc32(name.encode())
             for turn, feature in enumerate(entry.features):
-                for label, arg in _dtype_cells(
-                    entry, feature, ctx, turn + zlib.crc32(name.encode())
-                ):
+                for label, arg in _dtype_cells(entry, feature, ctx, turn + start):
+                    if opts.stop:
+                        break
                     mine.append(run_feature(entry, feature, label, arg, ctx))
+        if opts.stop:  # a name cut short is left out: its verdict would lie
+            opts.interrupted = True
+            break
         out += mine
         if on_name is not None:
             on_name(mine)
@@ -1060,6 +1068,8 @@ def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
     try:
         if opts.jobs <= 1 or len(names) < 2:
             run_entries(names, opts, on_name=finished)
+            if opts.stop:
+                opts.interrupted = True
         else:
             reg = build_registry(opts.version)
             # spread the costly entries: sort by feature count, deal round-robin
@@ -1074,6 +1084,9 @@ def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
                     _worker, [(c, opts) for c in chunks if c]
                 ):
                     finished(part)
+                    if opts.stop:
+                        opts.interrupted = True
+                        break
                     done += len({r.name for r in part})
                     if progress is not None:
                         progress(done, len(names), part[-1].name if part else "")
@@ -1089,5 +1102,8 @@ def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
     if opts.prove and not opts.interrupted:
         from .prove import prove
 
-        prove(records, opts)
+        try:
+            prove(records, opts)
+        except KeyboardInterrupt:
+            opts.interrupted = True
     return records, time.perf_counter() - t0

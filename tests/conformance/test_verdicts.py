@@ -272,3 +272,37 @@ def test_the_tool_finds_nothing_in_the_reference_across_special_inputs():
         [r.verdict != "untestable" for r in records if r.feature != "presence"]
     )
     assert ROOT.exists()
+
+
+def test_ctrl_c_leaves_a_partial_json_report_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import tool_env
+
+    out = tmp_path / "r.json"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "ocean_array_api", "--quick", "--database", "", "--no-prove", "--json", str(out)],
+        env=tool_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(3000):  # until the first name's report is written
+            if out.exists() or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert out.exists(), "no report was written as names finished"
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    data = json.loads(out.read_text())
+    assert data["complete"] is False
+    assert 0 < len(data["functions"]) < 267
