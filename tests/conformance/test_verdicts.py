@@ -284,7 +284,18 @@ def test_ctrl_c_leaves_a_partial_json_report_and_exits_130(tmp_path):
 
     out = tmp_path / "r.json"
     p = subprocess.Popen(
-        [sys.executable, "-m", "conformance", "ocean_array_api", "--quick", "--database", "", "--no-prove", "--json", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "ocean_array_api",
+            "--quick",
+            "--database",
+            "",
+            "--no-prove",
+            "--json",
+            str(out),
+        ],
         env=tool_env(),
         cwd=ROOT,
         stdout=subprocess.PIPE,

@@ -11,7 +11,9 @@ only those.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import multiprocessing
 import sys
 import time
 
@@ -87,6 +89,10 @@ def caught(
     return bool(new), found, secs
 
 
+def _one(name: str, **kw) -> tuple[bool, list[str], float]:
+    return caught(name, **kw)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.measure")
     p.add_argument("names", nargs="*")
@@ -100,15 +106,21 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help="the first 70 mutants, the second set (_extra.py), the third (_third.py), or all",
     )
+    p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     a = p.parse_args(argv)
     a.names = a.names or mutant_set(a.set)
     names = a.names or list(MUTANTS)
     rows = []
-    for name in names:
+    job = functools.partial(
+        _one, quick=a.quick, max_examples=a.max_examples, seed=a.seed
+    )
+    if a.jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(a.jobs)
+        results = pool.imap(job, names)
+    else:
+        pool, results = None, map(job, names)
+    for name, (hit, found, secs) in zip(names, results, strict=True):
         m = MUTANTS[name]
-        hit, found, secs = caught(
-            name, quick=a.quick, max_examples=a.max_examples, seed=a.seed
-        )
         rows.append(
             {
                 "mutant": name,
@@ -117,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
                 "caught": hit,
                 "seconds": round(secs, 2),
                 "first": found[0] if found else "",
+                "how": (
+                    ""
+                    if not hit
+                    else "advisory"
+                    if all(f.endswith("(advisory)") for f in found)
+                    else "deviation"
+                ),
             }
         )
         print(
@@ -124,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{found[0][:80] if found else ''}",
             flush=True,
         )
+    if pool is not None:
+        pool.close()
+        pool.join()
     n = sum(r["caught"] for r in rows)
     print(f"catch rate: {n}/{len(rows)}")
     if a.json:
