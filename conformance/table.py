@@ -288,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "conformance_table.md"))
     p.add_argument("--json-dir", default=".conformance-table")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="workers per library")
     p.add_argument(
         "--render-only",
         action="store_true",
@@ -301,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = p.parse_args(argv)
     extra = ["--quick"] if a.quick else []
+    if a.jobs > 1:
+        extra += ["-j", str(a.jobs)]
     jdir = Path(a.json_dir)
     if a.render_only:
         Path(a.out).write_text(
