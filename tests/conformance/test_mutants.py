@@ -96,3 +96,40 @@ def test_the_second_set_is_registered_and_spread():
 )
 def test_complex_special_cases_and_copies_are_caught_quickly(name):
     _check(name, quick=True)
+
+
+def test_the_third_set_has_one_mutant_per_input_class():
+    from tests.conformance.mutants._third import INPUT_CLASS, THIRD_SET
+
+    assert all(n in MUTANTS for n in THIRD_SET)
+    classes = set(INPUT_CLASS.values())
+    assert {
+        "special values in reductions",
+        "dtype extremes",
+        "empty arrays",
+        "axis forms",
+        "keepdims",
+        "parameters",
+        "degenerate matrices",
+        "broadcasting",
+        "required errors",
+        "quick dtypes",
+    } <= classes
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "min_ignores_nan",
+        "var_no_degrees_of_freedom_is_zero",
+        "sum_empty_axis_tuple_reduces_all",
+        "prod_keepdims_ignored_without_axis",
+        "matrix_rank_absolute_cutoff",
+        "copysign_zero_against_one",
+        "expand_dims_axis_wraps",
+        "nonzero_of_0d_answers",
+        "prod_int32_stays_int32",
+    ],
+)
+def test_the_third_set_is_caught_quickly(name):
+    _check(name, quick=True)
