@@ -265,14 +265,23 @@ def parse_markdown(text: str) -> dict[str, dict]:
         lib, _, ver = cells[0][1:].partition("`")
         row = rows.setdefault(lib, {"library": lib, "kept": True})
         named = dict(zip(head, cells, strict=True))
-        if section == "Standard names":
+        if "conforms" in named:  # the names (in an older layout, with kinds)
             row["version"] = ver.strip().rstrip("*").strip()
             row["api_version"] = named.get("revision", "")
             row["counts"] = {h: int(named[h]) for h in _NAME_COLS}
             row["advisory_names"] = int(named.get("advisories") or 0)
-            row["seconds"] = float(named["wall"].split()[0])
-            if named.get("CPU"):
-                row["cpu_seconds"] = float(named["CPU"].split()[0])
+            wall = named.get("wall") or named.get("wall time") or "0"
+            row["seconds"] = float(wall.split()[0])
+            cpu = named.get("CPU") or named.get("CPU time")
+            if cpu:
+                row["cpu_seconds"] = float(cpu.split()[0])
+            old = {
+                h[: -len(" dev.")]: int(c)
+                for h, c in named.items()
+                if h.endswith(" dev.") and int(c)
+            }
+            if old:
+                row["kinds"] = old
         else:
             counts = {h: int(c) for h, c in named.items() if h != "library" and int(c)}
             row["kinds" if section.startswith("Deviations") else "advisories"] = counts
