@@ -7,7 +7,7 @@ import numpy as np
 from ..calls import DEV, DT, Arr, Call
 from ..checks import Options
 from ..registry import Feature
-from ._base import _add, arr, shapes
+from ._base import _add, arr, fixed, shapes
 from ._st import st
 
 NORMS = ("backward", "ortho", "forward")
@@ -46,8 +46,32 @@ def _fft(name, kind, nd=False, hermitian_out=False):
         x = call.args[0].numpy()
         return float(np.abs(x).sum()) + 1.0
 
+    def explicit(norm):
+        # every keyword on fixed arrays: axes (negative too) and s, or n and axis
+        def calls(ctx, dt):
+            x = fixed(ctx, dt, (3, 4), "unit")
+            base = {"norm": norm}
+            if nd:
+                kws = [{"axes": (0,)}, {"axes": (-1,)}, {"axes": (1, 0)}]
+                kws += [{"axes": (0,), "s": (4,)}, {"axes": (-1, 0), "s": (3, 6)}]
+                if not hermitian_out:
+                    kws.append({})
+            else:
+                kws = [{"axis": 0}, {"axis": -1}, {"axis": 0, "n": 5}]
+                kws += [{"axis": -1, "n": 2}, {"n": 6}]
+            return [Call(name, (Arr(x),), {**base, **kw}) for kw in kws]
+
+        return calls
+
     return [
-        Feature(f"norm={n}", kind, mk(n), Options(("rel", 64)), scale_from=scale)
+        Feature(
+            f"norm={n}",
+            kind,
+            mk(n),
+            Options(("rel", 64)),
+            scale_from=scale,
+            explicit=explicit(n),
+        )
         for n in NORMS
     ]
 

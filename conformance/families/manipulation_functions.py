@@ -98,7 +98,20 @@ _add(
 )
 
 
-@_feature("axes", "permute_dims")
+def _permute_explicit(ctx, dt):
+    # permutations that are not their own inverse, negative axes too
+    x = fixed(ctx, dt, (2, 3, 4))
+    perms = [(1, 2, 0), (2, 0, 1), (-2, -1, 0), (0, 2, 1)]
+    return [Call("permute_dims", (Arr(x), p)) for p in perms]
+
+
+def _moveaxis_explicit(ctx, dt):
+    x = fixed(ctx, dt, (2, 3, 4))
+    moves = [(0, -1), (-1, 0), ((0, 1), (2, 0)), ((-3,), (1,))]
+    return [Call("moveaxis", (Arr(x), a, b)) for a, b in moves]
+
+
+@_feature("axes", "permute_dims", explicit=_permute_explicit)
 def _permute(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx)))
     perm = draw(st.permutations(range(x.ndim)))
@@ -208,7 +221,7 @@ _add(
 )
 
 
-@_feature("source,destination", "moveaxis")
+@_feature("source,destination", "moveaxis", explicit=_moveaxis_explicit)
 def _moveaxis(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1)))
     n = x.ndim
