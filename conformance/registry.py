@@ -67,8 +67,9 @@ class Feature:
         ``explicit(ctx, dtype) -> list[Call]``: calls run before any drawn one
         (the grid of special values of the special-case features).
     table : callable, optional
-        ``table(ctx) -> list[Call]``: a deterministic table of calls run instead
-        of drawing (the promotion table of binary functions).
+        ``table(ctx) -> list[Call]`` (``table(ctx, dtype)`` for a feature with
+        dtypes): a deterministic table of calls run instead of drawing (the
+        promotion table of binary functions, empty arrays, invalid axes).
     result_arg : int, optional
         Compare this argument, as it is after the call, instead of the return
         value (``__setitem__`` returns None and changes ``self``).
@@ -106,7 +107,7 @@ class Feature:
     scale_from: Callable | None = None
     elementwise: bool = False  # a failing element can be isolated for the repro
     explicit: Callable | None = None  # explicit(ctx, dtype) -> list[Call], run first
-    table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
+    table: Callable | None = None  # table(ctx[, dtype]) -> list[Call]: no drawing
     result_arg: int | None = None  # compare this argument after the call (setitem)
     identity: Callable | None = None  # identity(tgt_out, args, kwargs) -> findings
     level: str = "must"
