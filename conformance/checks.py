@@ -428,6 +428,11 @@ def check_result(
                 )
             ]
         out: list[Finding] = []
+        # a named result (unique_all, eigh, slogdet, ...): "must have the field
+        # name values", ...
+        lacks = [f for f in getattr(ref, "_fields", ()) if not hasattr(got, f)]
+        if lacks:
+            out.append(Finding("value", f"the result has no field {lacks[0]!r}"))
         for i, (r, g) in enumerate(zip(ref, got, strict=True)):
             out += (
                 check_result(r, g, target, device, opts)

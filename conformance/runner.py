@@ -532,6 +532,12 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
             tgt_out = tall[feature.result_arg]
         if feature.compare is not None:
             found = feature.compare(ref_out, tgt_out, call, ctx)
+            # named results: "must have the field name values", ...
+            lacks = [
+                f for f in getattr(ref_out, "_fields", ()) if not hasattr(tgt_out, f)
+            ]
+            if lacks:
+                found.append(Finding("value", f"the result has no field {lacks[0]!r}"))
         else:
             opts = feature.opts
             if feature.scale_from is not None:
