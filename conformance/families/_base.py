@@ -74,16 +74,27 @@ def int_extremes(dt: str) -> list[int]:
 
 
 def pool(dt: str, kind: str) -> list:
-    """A fixed pool of element values (explicit examples draw from it)."""
+    """A fixed pool of element values (explicit examples draw from it),
+    within ``kind``'s domain (``shift`` counts, ``nonzero`` divisors, ...)."""
     if dt == "bool":
         return [False, True]
     if dt.startswith(("int", "uint")):
+        ii = np.iinfo(dt)
         if kind.endswith("special"):
             return int_extremes(dt)
-        ii = np.iinfo(dt)
-        return [v for v in (-3, -2, -1, 0, 1, 2, 3, 5) if ii.min <= v <= ii.max]
+        lo, hi = _INT_BOUNDS.get(kind, _INT_FINITE)(int(ii.min), int(ii.max), ii.bits)
+        vals = [v for v in (-3, -2, -1, 0, 1, 2, 3, 5) if lo <= v <= hi]
+        if kind in ("nonzero", "positive"):
+            vals = [v for v in vals if v]
+        return vals or [lo]
     if kind in SPECIAL_POOLS:
         vals = SPECIAL_POOLS[kind](dt)
+    elif kind == "positive":
+        vals = [0.25, 0.5, 1.0, 1.5, 3.0]
+    elif kind == "nonzero":
+        vals = [-2.5, -1.0, -0.5, 0.25, 1.0, 1.5, 3.0]
+    elif kind == "unit":
+        vals = [-1.0, -0.5, 0.0, 0.25, 0.5, 1.0]
     else:
         vals = [-2.5, -1.0, -0.5, 0.0, 0.25, 1.0, 1.5, 3.0]
     if dt.startswith("complex"):
