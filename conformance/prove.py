@@ -45,7 +45,7 @@ def run_one(spec):
         val = eval(spec["expr"], ns)
     except Exception as e:
         val = e
-    return {"out": describe_full(val), "plain": describe(val)}
+    return {"out": describe_full(val, not spec.get("novalues")), "plain": describe(val)}
 
 def child(spec):
     if hasattr(signal, "alarm"):

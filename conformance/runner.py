@@ -576,7 +576,7 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
     must = [f for f in findings if f.level == "must"]
     if must:
         out = tgt_exc if tgt_exc is not None else tgt_out
-        got = describe_full(out)
+        got = describe_full(out, feature.opts.check_values)
         after = None
         if must[0].kind == "mutation" and must[0].index:
             after = must[0].index[0]
@@ -713,7 +713,7 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     return rec
 
 
-def _judge(rec: Record, d: _Deviation, ctx: Ctx) -> None:
+def _judge(rec: Record, d: _Deviation, ctx: Ctx, feature_values: bool = True) -> None:
     """Fill a record from a deviation: verdict, message, repro and its proof."""
     f = d.findings[0]
     rec.verdict = "crashes" if f.kind == "crash" else "deviates"
@@ -764,6 +764,8 @@ def _judge(rec: Record, d: _Deviation, ctx: Ctx) -> None:
             several=d.several,
         )
     rec.proof_spec = {"setup": lines, "expr": expr, "got": d.got, "want": d.expected}
+    if not feature_values:
+        rec.proof_spec["novalues"] = True
 
 
 class _Collector:
@@ -884,11 +886,11 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
     try:
         test()
         if stash:
-            _judge(rec, stash[0], ctx)
+            _judge(rec, stash[0], ctx, feature.opts.check_values)
     except _Deviation as d:
         if feature.elementwise:
             d = _reduce(entry, feature, d, ctx)
-        _judge(rec, d, ctx)
+        _judge(rec, d, ctx, feature.opts.check_values)
     except _Untestable as e:
         rec.verdict, rec.message = "untestable", str(e)
     except (Unsatisfiable, FailedHealthCheck) as e:
@@ -966,7 +968,7 @@ def _run_table(
             col.advise(call, adv, "")
     if failures:
         d = failures[0]
-        _judge(rec, d, ctx)
+        _judge(rec, d, ctx, feature.opts.check_values)
         rec.dtype = ",".join(a.dtype_name for a in d.call.arrays()) or rec.dtype
         rec.message = f"{rec.message} ({len(failures)} of {rec.examples} table entries)"
 

@@ -43,9 +43,9 @@ def _creation_default(name, fill=False, check_values=True):
     def b(draw, ctx, _):
         shape = draw(_shape_tuple(ctx))
         if not fill:
-            return Call(name, (shape,))
+            return Call(name, (shape,), {"device": DEV})
         v = draw(st.sampled_from([True, False, 0, -3, 7, 1.5, -0.0, complex(1, -2)]))
-        return Call(name, (shape, v))
+        return Call(name, (shape, v), {"device": DEV})
 
     return Feature("default-dtype", "none", b, Options(check_values=check_values))
 
@@ -115,16 +115,17 @@ _add("arange", Feature("start,stop,step,dtype", "real numeric", _arange))
 def _arange_float(draw, ctx, _):
     # one argument (the stop), float steps, empty ranges, dtype=None
     form = draw(st.sampled_from(["stop", "float", "empty"]))
+    dev = {"device": DEV}
     if form == "stop":
-        return Call("arange", (draw(st.integers(0, 7)),))
+        return Call("arange", (draw(st.integers(0, 7)),), dev)
     if form == "empty":
         start = draw(st.integers(-3, 3))
-        return Call("arange", (start, start - draw(st.integers(0, 2)), 1))
+        return Call("arange", (start, start - draw(st.integers(0, 2)), 1), dev)
     start = draw(st.sampled_from([0.0, -1.5, 0.25, 2.0]))
     step = draw(st.sampled_from([0.5, 0.25, -0.5, 1.5]))
     n = draw(st.integers(0, 6))
     stop = start + step * n + step / 2  # no element near the stop: no rounding
-    return Call("arange", (start, stop, step))
+    return Call("arange", (start, stop, step), dev)
 
 
 _add(
@@ -199,7 +200,7 @@ def _asarray_infer(draw, ctx, _):
         if shape == ()
         else np.asarray(vals, dtype=object).reshape(shape).tolist()
     )
-    return Call("asarray", (obj,))
+    return Call("asarray", (obj,), {"device": DEV})
 
 
 _add("asarray", Feature("default-dtype", "none", _asarray_infer))
