@@ -155,7 +155,7 @@ def summary(
         lines.append("first repros (each was run in a fresh interpreter):")
         for r in shown:
             lines.append(f"  # {r.name} [{r.feature}, {r.dtype}] {r.kind}")
-            lines += ["    " + ln for ln in r.repro.splitlines()]
+            lines += ["    " + ln for ln in (r.repro or "").splitlines()]
     unproven = sum(1 for r in devs if r.proof and not r.repro)
     if unproven:
         lines.append(
@@ -413,7 +413,7 @@ def to_xfails(records: list[Record], opts: Options) -> str:
     """
     from .registry import build_registry
 
-    reg = build_registry(opts.version)
+    reg = build_registry(opts.version or "2025.12")
     ids: dict[str, list[str]] = defaultdict(list)
     for r in _deviations(records):
         test = reg[r.name].aat_test

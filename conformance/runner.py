@@ -227,11 +227,12 @@ def import_target(name: str) -> Any:
     return target
 
 
-def resolve_version(opts: Options) -> None:
-    """Fill in ``opts.version``: the one asked for, else the target's own."""
+def resolve_version(opts: Options) -> str:
+    """Fill in ``opts.version`` (the one asked for, else the target's own) and
+    return it."""
     if opts.version is not None:
         opts.version_note = opts.version_note or "--version"
-        return
+        return opts.version
     declared = getattr(import_target(opts.target), "__array_api_version__", None)
     if declared in VERSIONS:
         opts.version, opts.version_note = declared, f"declared by {opts.target}"
@@ -240,12 +241,13 @@ def resolve_version(opts: Options) -> None:
         opts.version_note = f"the latest: {opts.target} declares " + (
             "no revision" if declared is None else f"{declared!r}"
         )
+    return opts.version
 
 
 def make_context(opts: Options) -> Ctx:
     """Import the reference and the target and resolve the device."""
-    resolve_version(opts)
-    ref = _import_reference(opts.version)
+    version = resolve_version(opts)
+    ref = _import_reference(version)
     target = import_target(opts.target)
     device = _find_device(target, opts.device) if opts.device else None
     try:
@@ -277,8 +279,8 @@ def make_context(opts: Options) -> Ctx:
         # repros find the device by its str(), which may differ from the label
         tgt=Namespace(target, device, str(device) if device is not None else ""),
         target_name=opts.target,
-        version=opts.version,
-        xps=make_strategies_namespace(ref, api_version=opts.version),
+        version=version,
+        xps=make_strategies_namespace(ref, api_version=version),  # type: ignore[arg-type]
         opts=opts,
         expected_device=expected,
         target_dtypes=tdt,
@@ -577,7 +579,7 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
     if must:
         out = tgt_exc if tgt_exc is not None else tgt_out
         got = describe_full(out, feature.opts.check_values)
-        after = None
+        after: int | None = None
         if must[0].kind == "mutation" and must[0].index:
             after = must[0].index[0]
             got = describe_full(tall[after])
@@ -681,11 +683,11 @@ def _dtype_cells(
         return [("-", None)]
     if isinstance(feature.dtypes, str) and feature.dtypes.startswith("mixed:"):
         kind = feature.dtypes.split(":", 1)[1]
-        names = [d for d in dtypes_of(kind) if d in ctx.target_dtypes]
+        mixed = [d for d in dtypes_of(kind) if d in ctx.target_dtypes]
         ref = ctx.ref.module
         pairs = []
-        for a in names:
-            for b in names:
+        for a in mixed:
+            for b in mixed:
                 if a == b:
                     continue
                 try:
@@ -694,7 +696,7 @@ def _dtype_cells(
                     continue
                 pairs.append((a, b))
         return [("mixed", pairs)] if pairs else []
-    names = dtypes_of(feature.dtypes)
+    names = tuple(dtypes_of(feature.dtypes))
     # Operators and methods share their function's implementation in every
     # library we know: they run on one dtype per group, the functions on all.
     operator_ = entry.name.startswith("Array.__")
@@ -774,7 +776,7 @@ class _Collector:
     def __init__(self) -> None:
         self.classes: Counter = Counter()
         self.advisories = 0
-        self.first: tuple | None = None  # (call, finding, expected)
+        self.first: tuple[Any, Any, Any] | None = None  # (call, finding, expected)
 
     def advise(self, call: Call, findings: list[Finding], expected: str) -> None:
         self.advisories += 1
@@ -967,9 +969,9 @@ def _run_table(
         if adv:
             col.advise(call, adv, "")
     if failures:
-        d = failures[0]
-        _judge(rec, d, ctx, feature.opts.check_values)
-        rec.dtype = ",".join(a.dtype_name for a in d.call.arrays()) or rec.dtype
+        first = failures[0]
+        _judge(rec, first, ctx, feature.opts.check_values)
+        rec.dtype = ",".join(a.dtype_name for a in first.call.arrays()) or rec.dtype
         rec.message = f"{rec.message} ({len(failures)} of {rec.examples} table entries)"
 
 
@@ -985,7 +987,7 @@ def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Re
 
     warnings.simplefilter("ignore")
     ctx = make_context(opts)
-    reg = build_registry(opts.version)
+    reg = build_registry(ctx.version)
     out: list[Record] = []
     for i, name in enumerate(names):
         if opts.stop:
@@ -1035,8 +1037,7 @@ def _worker(args: tuple[list[str], Options]) -> list[Record]:
 
 def select(opts: Options) -> list[str]:
     """The registry names to run (``--only`` filters by exact name or prefix)."""
-    resolve_version(opts)
-    reg = build_registry(opts.version)
+    reg = build_registry(resolve_version(opts))
     names = list(reg)
     if opts.only:
         unknown = [
@@ -1079,7 +1080,7 @@ def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
             if opts.stop:
                 opts.interrupted = True
         else:
-            reg = build_registry(opts.version)
+            reg = build_registry(resolve_version(opts))
             # spread the costly entries: sort by feature count, deal round-robin
             ordered = sorted(names, key=lambda n: -len(reg[n].features))
             chunks = [ordered[i :: opts.jobs * 4] for i in range(opts.jobs * 4)]

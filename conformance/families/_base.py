@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 import numpy as np
+from hypothesis.strategies import SearchStrategy
 
 from ..calls import Arr
 from ..checks import Finding, Options, check_array, values_close
@@ -47,7 +48,8 @@ def _finfo(dt: str) -> np.finfo:
 def specials(dt: str) -> list:
     """The special values drawn for special-case features of a float dtype."""
     fi = _finfo(dt)
-    vals = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0]
+    vals: list[float] = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5]
+    vals += [-0.5, 2.0, -2.0]
     vals += [3.0, -3.0, math.pi, -math.pi, float(fi.max), -float(fi.max)]
     vals += [
         float(fi.smallest_normal),
@@ -83,10 +85,11 @@ def pool(dt: str, kind: str) -> list:
         if kind.endswith("special"):
             return int_extremes(dt)
         lo, hi = _INT_BOUNDS.get(kind, _INT_FINITE)(int(ii.min), int(ii.max), ii.bits)
-        vals = [v for v in (-3, -2, -1, 0, 1, 2, 3, 5) if lo <= v <= hi]
+        ints = [v for v in (-3, -2, -1, 0, 1, 2, 3, 5) if lo <= v <= hi]
         if kind in ("nonzero", "positive"):
-            vals = [v for v in vals if v]
-        return vals or [lo]
+            ints = [v for v in ints if v]
+        return ints or [lo]
+    vals: list
     if kind in SPECIAL_POOLS:
         vals = SPECIAL_POOLS[kind](dt)
     elif kind == "positive":
@@ -207,7 +210,7 @@ def invalid_axes(ndim: int, tuples: bool = True) -> list:
 
 
 @functools.cache
-def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
+def elements(dt: str, kind: str = "finite") -> SearchStrategy:
     """Element values of dtype ``dt``; ``kind`` picks a domain."""
     if dt == "bool":
         return st.booleans()
@@ -237,7 +240,7 @@ def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     if kind in SPECIAL_POOLS:
         return st.sampled_from(pool(dt, kind))
     lim = {"unit": 1.0, "positive": 100.0}.get(kind, 1e4)
-    lo = 1e-3 if kind == "positive" else -lim
+    lo: float = 1e-3 if kind == "positive" else -lim
     real = st.floats(lo, lim, width=width, allow_subnormal=False)
     if kind == "unit":  # linalg, norms: no underflow questions the spec leaves open
         real = real.map(lambda v: 0.0 if abs(v) < 1e-6 else v)
@@ -248,7 +251,7 @@ def elements(dt: str, kind: str = "finite") -> st.SearchStrategy:
     return real
 
 
-def _cached(ctx: Any, key: tuple, make: Any) -> st.SearchStrategy:
+def _cached(ctx: Any, key: tuple, make: Any) -> SearchStrategy:
     # Strategies are immutable: building (and validating) one per draw was a
     # third of the drawing time, so each is built once per run.
     cache = ctx.__dict__.setdefault("_strategies", {})
@@ -258,7 +261,7 @@ def _cached(ctx: Any, key: tuple, make: Any) -> st.SearchStrategy:
     return s
 
 
-def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrategy:
+def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> SearchStrategy:
     """Arrays of dtype ``dt`` drawn on the reference.
 
     The shape is drawn by Hypothesis; the values come from one drawn seed
@@ -272,7 +275,7 @@ def arr(ctx: Any, dt: str, shape: Any, kind: str = "finite") -> st.SearchStrateg
 _SEEDS = st.integers(0, 2**32 - 1)
 
 
-def _arrays(ctx: Any, dt: str, shape: Any, kind: str) -> st.SearchStrategy:
+def _arrays(ctx: Any, dt: str, shape: Any, kind: str) -> SearchStrategy:
     make = functools.partial(_host_values, dt, kind)
     rdt = getattr(ctx.refmod, dt)
 
@@ -394,7 +397,7 @@ def shapes(
     )
 
 
-def _mbs(ctx: Any, n: int, max_side: int, min_side: int = 1) -> st.SearchStrategy:
+def _mbs(ctx: Any, n: int, max_side: int, min_side: int = 1) -> SearchStrategy:
     max_side = _cap(ctx, max_side, 1)
     cap = getattr(ctx, "max_dims", None)
     max_dims = 2 if cap is None else min(2, cap)
@@ -411,7 +414,7 @@ def from_numpy(ctx: Any, a: np.ndarray, dt: str) -> Any:
     return ctx.refmod.asarray(a, dtype=getattr(ctx.refmod, dt))
 
 
-def _scalar_for(dt: str, kind: str) -> st.SearchStrategy:
+def _scalar_for(dt: str, kind: str) -> SearchStrategy:
     """A Python scalar of the kind matching ``dt`` (bool, int, float, complex)."""
     if dt == "bool":
         return st.booleans()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..calls import DEV, Arr, Call
@@ -145,7 +147,7 @@ def _setitem_mask(draw, ctx, dt):
     return Call("Array.__setitem__", (Arr(x), Arr(m, "mask"), value), mutates=(0,))
 
 
-_CONVERSIONS = {
+_CONVERSIONS: dict[str, Any] = {
     "__bool__": "any",
     # 2023.12 on: int() of a finite float is its integer part
     "__int__": ("bool", *KINDS["real numeric"]),

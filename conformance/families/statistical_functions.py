@@ -49,7 +49,7 @@ _WIDER = {
     "bool": ("bool",),
 }
 # shapes of the empty arrays, and the axes reduced
-_EMPTY = (((0,), None), ((0,), 0), ((2, 0), -1), ((2, 0), None), ((0, 3), (0,)))
+_EMPTY: tuple = (((0,), None), ((0,), 0), ((2, 0), -1), ((2, 0), None), ((0, 3), (0,)))
 _EMPTY += (((0, 3), 1), ((3, 0, 2), (0, 2)), ((3, 0, 2), (-2,)), ((0, 2), ()))
 
 
