@@ -1,13 +1,19 @@
 """``python -m conformance TARGET``: test an array namespace against the standard.
 
-Exit status: 0 when the target conforms, 1 when it deviates, 2 when the tool
-could not run (with a one-line reason on stderr).
+Exit status: 0 when the target conforms (advisories allowed), 1 when it
+deviates, 2 when the tool could not run (with a one-line reason on stderr:
+the target is not importable or not an array namespace, an unknown device,
+``--only`` naming nothing), 130 when stopped with Ctrl-C (the reports then
+hold the names that finished).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import time
 
 __all__ = ["main"]
 
@@ -24,9 +30,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--version",
-        default="2025.12",
+        default=None,
         choices=("2023.12", "2024.12", "2025.12"),
-        help="revision of the standard (default 2025.12)",
+        help="revision of the standard (default: the one the target declares in"
+        " __array_api_version__, else 2025.12)",
     )
     p.add_argument(
         "--device",
@@ -35,13 +42,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quick",
         action="store_true",
-        help="12 calls per cell and one dtype per size class",
+        help="8 calls per cell (besides the fixed edge cases) and one dtype per"
+        " promotion group (bool, narrow and wide signed and unsigned integers,"
+        " float32, float64, a complex)",
     )
     p.add_argument(
         "--max-examples",
         type=int,
         metavar="N",
-        help="calls drawn per (name, feature, dtype) cell, four per Hypothesis example (default 16, 12 with --quick)",
+        help="calls drawn per (name, feature, dtype) cell, four per Hypothesis"
+        " example, besides the fixed edge cases (default 16, 8 with --quick)",
     )
     p.add_argument(
         "--max-side",
@@ -84,6 +94,11 @@ def _parser() -> argparse.ArgumentParser:
         help="replay database of failing examples ('' to disable)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    p.add_argument(
+        "--no-prove",
+        action="store_true",
+        help="print repros without running each in a fresh interpreter first",
+    )
     return p
 
 
@@ -124,14 +139,35 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         database=args.database or None,
         progress=None if args.quiet or not sys.stderr.isatty() else progress,
+        prove=not args.no_prove,
     )
+    from . import report
+
+    t0 = time.perf_counter()
+    last = [0.0]
+
+    def partial(records: list) -> None:
+        # the JSON report as names finish (at most every two seconds: it is
+        # rewritten whole): a stopped run still leaves one
+        now = time.perf_counter()
+        if args.json and now - last[0] >= 2.0:
+            last[0] = now
+            data = report.to_json(records, opts, time.perf_counter() - t0)
+            data["complete"] = False
+            with contextlib.suppress(OSError):
+                report.write_json(args.json, data)
+
+    def on_sigint(signum, frame):  # the first Ctrl-C stops at the next cell
+        if opts.stop:
+            raise KeyboardInterrupt
+        opts.stop = True
+
+    signal.signal(signal.SIGINT, on_sigint)
     try:
-        records, seconds = run(opts)
+        records, seconds = run(opts, on_records=partial if args.json else None)
     except TargetError as e:
         print(f"ocean-conformance: {e}", file=sys.stderr)
         return 2
-    from . import report
-
     if opts.progress is not None:
         sys.stderr.write("\n")
     print(report.summary(records, opts, seconds))
@@ -150,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"ocean-conformance: cannot write a report: {e}", file=sys.stderr)
         return 2
+    if opts.interrupted:
+        print("ocean-conformance: interrupted", file=sys.stderr)
+        return 130
     bad = any(r.verdict in ("deviates", "crashes", "missing") for r in records)
     return 1 if bad else 0
 

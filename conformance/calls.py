@@ -15,7 +15,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEV", "DT", "Arr", "Call", "Namespace", "render_repro", "to_numpy"]
+__all__ = [
+    "DEV",
+    "DT",
+    "Arr",
+    "Call",
+    "Namespace",
+    "render_repro",
+    "repro_names",
+    "repro_parts",
+    "show",
+    "to_numpy",
+]
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,12 @@ class Arr:
     def numpy(self) -> np.ndarray:
         return np.asarray(self.value)
 
+    def __repr__(self) -> str:  # short: Hypothesis prints explicit examples
+        return f"Arr({self.name}: {self.dtype_name}{tuple(self.value.shape)})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
     @property
     def dtype_name(self) -> str:
         return str(self.value.dtype)
@@ -59,6 +76,14 @@ class Call:
     kwargs: dict = field(default_factory=dict)
     # argument positions an in-place operation may modify (``__iadd__``'s self)
     mutates: tuple[int, ...] = ()
+    # input classes the values do not show ("singular matrices"): coverage
+    tags: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Call({self.name}, {len(self.args)} args, {sorted(self.kwargs)})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
 
     def arrays(self) -> list[Arr]:
         out = [a for a in self.args if isinstance(a, Arr)]
@@ -111,6 +136,8 @@ class Namespace:
         except Exception:
             pass
         dtype = getattr(xp, str(src.dtype))
+        if host.size == 0:  # a nested list loses zero-length dimensions
+            return xp.zeros(host.shape, dtype=dtype, **kw)
         return xp.asarray(
             host.tolist() if host.ndim else host.item(), dtype=dtype, **kw
         )
@@ -200,6 +227,8 @@ def format_values(a: np.ndarray) -> str:
 def _array_expr(arr: Arr, xp: str, device: bool) -> str:
     host = arr.numpy()
     dev = ", device=DEV" if device else ""
+    if host.size == 0:  # a nested list would lose the zero-length dimensions
+        return f"{xp}.zeros({host.shape!r}, dtype={xp}.{arr.dtype_name}{dev})"
     return f"{xp}.asarray({format_values(host)}, dtype={xp}.{arr.dtype_name}{dev})"
 
 
@@ -210,6 +239,10 @@ def _expr(v: Any, xp: str, names: dict[int, str], device: bool) -> str:
         return f"{xp}.{v.name}"
     if v is DEV:
         return "DEV"
+    if isinstance(v, slice):
+        return f"slice({v.start!r}, {v.stop!r}, {v.step!r})"
+    if v is Ellipsis:
+        return "..."
     if isinstance(v, list):
         return "[" + ", ".join(_expr(a, xp, names, device) for a in v) + "]"
     if isinstance(v, tuple):
@@ -218,10 +251,157 @@ def _expr(v: Any, xp: str, names: dict[int, str], device: bool) -> str:
     return _lit(v)
 
 
+def _key(v: Any, xp: str, names: dict[int, str], device: bool) -> str:
+    """An index as written between brackets: ``1:3, None, ...``."""
+
+    def one(k: Any) -> str:
+        if isinstance(k, slice):
+            a = "" if k.start is None else repr(k.start)
+            b = "" if k.stop is None else repr(k.stop)
+            return f"{a}:{b}" + ("" if k.step is None else f":{k.step!r}")
+        return _expr(k, xp, names, device)
+
+    if isinstance(v, tuple):
+        if not v:
+            return "()"
+        return ", ".join(one(k) for k in v) + ("," if len(v) == 1 else "")
+    return one(v)
+
+
+_BINARY_OPS = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "truediv": "/",
+    "floordiv": "//",
+    "mod": "%",
+    "pow": "**",
+    "matmul": "@",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "lshift": "<<",
+    "rshift": ">>",
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+}
+_UNARY_OPS = {"neg": "-", "pos": "+", "invert": "~", "abs": "abs"}
+_CONVERT = {"bool": "bool", "int": "int", "float": "float", "complex": "complex"}
+
+
+def _statement(call: Call, args: list[str], kwargs: list[str]) -> tuple[str, str]:
+    """``(statement, expression)``: what the repro runs, and what it shows.
+
+    The statement is empty when the expression is the call itself; an
+    in-place operator or an item assignment runs as a statement and shows
+    the array it changed.
+    """
+    if not call.name.startswith(("Array.", "dtype.")):
+        return "", f"xp.{call.name}({', '.join(args + kwargs)})"
+    method = call.name.split(".", 1)[1]
+    stem = method.strip("_")
+    if call.name.startswith("Array.") and not kwargs:
+        if stem in _BINARY_OPS and len(args) == 2:
+            return "", f"{args[0]} {_BINARY_OPS[stem]} {args[1]}"
+        if stem[1:] in _BINARY_OPS and stem[0] == "r" and len(args) == 2:
+            return "", f"{args[1]} {_BINARY_OPS[stem[1:]]} {args[0]}"
+        if stem[1:] in _BINARY_OPS and stem[0] == "i" and len(args) == 2:
+            return f"{args[0]} {_BINARY_OPS[stem[1:]]}= {args[1]}", args[0]
+        if stem in _UNARY_OPS and len(args) == 1:
+            op = _UNARY_OPS[stem]
+            return "", f"abs({args[0]})" if op == "abs" else f"{op}{args[0]}"
+        if stem in _CONVERT and len(args) == 1:
+            return "", f"{_CONVERT[stem]}({args[0]})"
+    return "", f"{args[0]}.{method}({', '.join(args[1:] + kwargs)})"
+
+
+def repro_parts(
+    call: Call, module_name: str, device_label: str = ""
+) -> tuple[list[str], str]:
+    """The lines a repro runs before its last one, and the expression it shows.
+
+    Parameters
+    ----------
+    call : Call
+        The recorded call.
+    module_name : str
+        The importable target (``"numpy"``, ``"array_api_compat.torch"``).
+    device_label : str
+        The device inputs are put on; empty for the target's default device.
+    """
+    device = bool(device_label)
+    first = f"import {module_name} as xp"
+    if device:
+        first += (
+            "; DEV = next(d for d in xp.__array_namespace_info__().devices()"
+            f" if str(d) == {device_label!r})"
+        )
+    elif _uses_dev(call):  # to_device(DEV), device=DEV: the default device
+        first += "; DEV = xp.__array_namespace_info__().default_device()"
+    lines = [first]
+    names = repro_names(call)
+    for arr in call.arrays()[:2]:
+        lines.append(f"{names[id(arr)]} = {_array_expr(arr, 'xp', device)}")
+    args = [_expr(a, "xp", names, device) for a in call.args]
+    kwargs = [f"{k}={_expr(v, 'xp', names, device)}" for k, v in call.kwargs.items()]
+    if call.name == "Array.__getitem__":
+        return lines, f"{args[0]}[{_key(call.args[1], 'xp', names, device)}]"
+    if call.name == "Array.__setitem__":
+        key = _key(call.args[1], "xp", names, device)
+        lines.append(f"{args[0]}[{key}] = {args[2]}")
+        return lines, args[0]
+    stmt, expr = _statement(call, args, kwargs)
+    if stmt:
+        lines.append(stmt)
+    return lines, expr
+
+
+def repro_names(call: Call) -> dict[int, str]:
+    """The names a repro gives the call's arrays (``id(Arr)`` to name).
+
+    Up to two arrays get their own line; further ones are written inline.
+    """
+    names: dict[int, str] = {}
+    for arr in call.arrays()[:2]:
+        name = arr.name if arr.name not in names.values() else arr.name + "_"
+        names[id(arr)] = name
+    return names
+
+
+def _uses_dev(call: Call) -> bool:
+    def has(v: Any) -> bool:
+        if v is DEV:
+            return True
+        if isinstance(v, (list, tuple)):
+            return any(has(a) for a in v)
+        return False
+
+    return has(call.args) or has(tuple(call.kwargs.values()))
+
+
+def show(expr: str, lazy: bool = False, several: bool = False) -> str:
+    """The repro's last line: print ``expr``, computing a lazy result first."""
+    if not lazy:
+        return f"print({expr})"
+    if several:
+        return f"print([a.compute() for a in {expr}])"
+    return f"print({expr}.compute())"
+
+
 def render_repro(
-    call: Call, module_name: str, expected: str, device_label: str = ""
+    call: Call,
+    module_name: str,
+    expected: str,
+    device_label: str = "",
+    *,
+    lazy: bool = False,
+    several: bool = False,
 ) -> str:
-    """Render a call as at most five lines of plain Python against the target.
+    """Render a call as a few lines of plain Python against the target.
 
     Parameters
     ----------
@@ -233,33 +413,18 @@ def render_repro(
         What the reference returned (or raised), as a comment.
     device_label : str
         The device inputs are put on; empty for the target's default device.
+    lazy : bool
+        The target's results are lazy (dask): the repro computes what it shows.
+    several : bool
+        The result is a tuple of arrays (computed one by one when lazy).
 
     Returns
     -------
     str
-        The repro, lines separated by newlines.
+        The repro, lines separated by newlines; the last one is the expected
+        result as a comment.
     """
-    device = bool(device_label)
-    first = f"import {module_name} as xp"
-    if device:
-        first += (
-            "; DEV = next(d for d in xp.__array_namespace_info__().devices()"
-            f" if str(d) == {device_label!r})"
-        )
-    lines = [first]
-    names: dict[int, str] = {}
-    # Up to two arrays get their own line; further ones are written inline.
-    for arr in call.arrays()[:2]:
-        name = arr.name if arr.name not in names.values() else arr.name + "_"
-        names[id(arr)] = name
-        lines.append(f"{name} = {_array_expr(arr, 'xp', device)}")
-    args = [_expr(a, "xp", names, device) for a in call.args]
-    kwargs = [f"{k}={_expr(v, 'xp', names, device)}" for k, v in call.kwargs.items()]
-    if call.name.startswith(("Array.", "dtype.")):
-        method = call.name.split(".", 1)[1]
-        body = f"{args[0]}.{method}({', '.join(args[1:] + kwargs)})"
-    else:
-        body = f"xp.{call.name}({', '.join(args + kwargs)})"
-    lines.append(f"print({body})")
+    lines, expr = repro_parts(call, module_name, device_label)
+    lines.append(show(expr, lazy, several))
     lines.append("# expected: " + expected.replace("\n", " "))
     return "\n".join(lines)

@@ -18,11 +18,13 @@ from .calls import format_values, to_numpy
 __all__ = [
     "KINDS",
     "Finding",
+    "Where",
     "check_array",
     "check_mutation",
     "check_result",
     "check_signature",
     "describe",
+    "describe_full",
     "values_close",
 ]
 
@@ -41,11 +43,22 @@ KINDS = (
 
 @dataclass
 class Finding:
-    """One deviation of the target from the reference."""
+    """One deviation of the target from the reference.
+
+    ``level`` follows the standard's words: ``"must"`` (a deviation, exit
+    status 1) or ``"should"`` (an advisory: a SHOULD-level recommendation, or
+    an optional feature the target declares it lacks; reported apart, never
+    failing the run).
+    """
 
     kind: str
     message: str
     index: tuple | None = None  # the first bad element of an array result
+    level: str = "must"
+    # (expression, what it prints): how a repro shows a deviation its printed
+    # result cannot (an identity, shared memory); ``{expr}`` is the call and
+    # ``{x}`` its first array
+    show: tuple[str, str] | None = None
 
 
 def _is_array(x: Any) -> bool:
@@ -76,6 +89,31 @@ def describe(x: Any, limit: int = 200) -> str:
             vals = vals[: limit - 3] + "..."
         dt = str(x.dtype).rsplit(".", 1)[-1]
         return f"{dt} {tuple(x.shape)} {vals}"
+    return repr(x)
+
+
+def describe_full(x: Any, values: bool = True) -> str:
+    """Everything a repro's result shows: dtype, shape, all values, device.
+
+    What :mod:`conformance.prove` compares between the run and a fresh
+    interpreter; an exception is described by its type.  ``values=False``
+    leaves the values out (``empty()``'s are anything).
+    """
+    if isinstance(x, BaseException):
+        return f"raises {type(x).__name__}"
+    if isinstance(x, (tuple, list)) and not _is_array(x):
+        return "(" + ", ".join(describe_full(a, values) for a in x) + ")"
+    if _is_array(x) or isinstance(x, np.ndarray):
+        try:
+            where = str(x.device)
+        except Exception:
+            where = "?"
+        if not values:
+            dt = str(x.dtype).rsplit(".", 1)[-1]
+            return f"{dt} {tuple(x.shape)} on {where}"
+        return f"{describe(x, 10**9)} on {where}"
+    if isinstance(x, (bool, int, float, complex)):
+        return f"{type(x).__name__} {x!r}"
     return repr(x)
 
 
@@ -212,6 +250,51 @@ def values_close(
 # --- arrays --------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where the target's results must be: its device, and the DLPack device
+    ``(type, id)`` of an array there (to place results without ``.device``)."""
+
+    device: Any
+    dlpack: tuple | None = None
+
+
+def dlpack_device(x: Any) -> tuple | None:
+    """``x.__dlpack_device__()`` as a pair of ints, or None."""
+    try:
+        t, i = x.__dlpack_device__()
+        return (int(t), int(i))
+    except Exception:
+        return None
+
+
+def where_differs(got: Any, want: Any) -> str:
+    """Why ``got`` is not on ``want`` (a device or a :class:`Where`); "" if it is.
+
+    An array without ``.device`` is placed by its DLPack device, as
+    ``array_api_compat.device()`` places arrays of libraries without the
+    attribute; the missing attribute itself is the one deviation of
+    ``Array.device``.  Where neither tells, nothing is reported.
+    """
+    device = want.device if isinstance(want, Where) else want
+    try:
+        here = got.device
+    except AttributeError:
+        if not isinstance(want, Where) or want.dlpack is None:
+            return ""
+        dl = dlpack_device(got)
+        if dl is None or dl == want.dlpack:
+            return ""
+        return f"result is on DLPack device {dl}, expected {want.dlpack}"
+    except Exception as e:  # a property that raises
+        return f"result.device raised {type(e).__name__}"
+    try:
+        same = bool(here == device)
+    except Exception:
+        same = False
+    return "" if same else f"result is on {here!r}, expected {device!r}"
+
+
 @dataclass
 class Options:
     """How one feature compares results."""
@@ -288,17 +371,9 @@ def check_array(
         )
         return out
     if device is not None:
-        try:
-            same_dev = got.device == device
-        except Exception:
-            same_dev = False
-        if not same_dev:
-            where_ = (
-                f"on {got.device!r}" if hasattr(got, "device") else "without .device"
-            )
-            out.append(
-                Finding("device", f"result is {where_}, expected {device!r}{at}")
-            )
+        bad = where_differs(got, device)
+        if bad:
+            out.append(Finding("device", f"{bad}{at}"))
     if not opts.check_values:
         return out
     try:
@@ -357,6 +432,11 @@ def check_result(
                 )
             ]
         out: list[Finding] = []
+        # a named result (unique_all, eigh, slogdet, ...): "must have the field
+        # name values", ...
+        lacks = [f for f in getattr(ref, "_fields", ()) if not hasattr(got, f)]
+        if lacks:
+            out.append(Finding("value", f"the result has no field {lacks[0]!r}"))
         for i, (r, g) in enumerate(zip(ref, got, strict=True)):
             out += (
                 check_result(r, g, target, device, opts)
@@ -399,7 +479,9 @@ def check_mutation(
         if b.shape != a.shape or not np.array_equal(
             b, a, equal_nan=b.dtype.kind in "fc"
         ):
-            return [Finding("mutation", f"input {pos} was modified by the call")]
+            return [
+                Finding("mutation", f"input {pos} was modified by the call", (pos,))
+            ]
     return []
 
 

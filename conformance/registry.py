@@ -67,8 +67,9 @@ class Feature:
         ``explicit(ctx, dtype) -> list[Call]``: calls run before any drawn one
         (the grid of special values of the special-case features).
     table : callable, optional
-        ``table(ctx) -> list[Call]``: a deterministic table of calls run instead
-        of drawing (the promotion table of binary functions).
+        ``table(ctx) -> list[Call]`` (``table(ctx, dtype)`` for a feature with
+        dtypes): a deterministic table of calls run instead of drawing (the
+        promotion table of binary functions, empty arrays, invalid axes).
     result_arg : int, optional
         Compare this argument, as it is after the call, instead of the return
         value (``__setitem__`` returns None and changes ``self``).
@@ -76,6 +77,24 @@ class Feature:
         ``identity(tgt_out, tgt_args, tgt_kwargs) -> list[Finding]``: an extra check of the
         result against the target's own inputs (``self`` first for methods) (``astype(x, x.dtype,
         copy=False)`` must return ``x`` itself; ``copy=True`` must not).
+    level : str
+        ``"must"``, or ``"should"`` where the standard only recommends what
+        the feature checks (``squeeze`` of a non-singleton axis "should"
+        raise): its findings are advisories.
+    exc_types : tuple of exception types
+        With ``expect_raise``: the type the standard names; another type is
+        reported at ``exc_level`` (the standard names most with "should").
+    capability : str, optional
+        The ``capabilities()`` key of an optional feature (``"data-dependent
+        shapes"``, ``"boolean indexing"``): a target declaring it ``False``
+        may raise instead of answering (an advisory, not a crash).
+    classes : tuple of str
+        Input classes the feature draws that the calls themselves do not show
+        (``"singular matrices"``), for the coverage report.
+    inplace : bool
+        An in-place operator: ``x op= y`` is compared by what it returns (what
+        ``x`` is then bound to); updating ``x`` itself is an advisory, since
+        the standard does not guarantee in-place mutation.
     """
 
     name: str
@@ -88,9 +107,15 @@ class Feature:
     scale_from: Callable | None = None
     elementwise: bool = False  # a failing element can be isolated for the repro
     explicit: Callable | None = None  # explicit(ctx, dtype) -> list[Call], run first
-    table: Callable | None = None  # table(ctx) -> list[Call]: run each, no drawing
+    table: Callable | None = None  # table(ctx[, dtype]) -> list[Call]: no drawing
     result_arg: int | None = None  # compare this argument after the call (setitem)
     identity: Callable | None = None  # identity(tgt_out, args, kwargs) -> findings
+    level: str = "must"
+    exc_types: tuple = ()
+    exc_level: str = "should"
+    capability: str | None = None
+    classes: tuple[str, ...] = ()
+    inplace: bool = False  # x op= y: the result is what x is bound to
 
 
 @dataclass

@@ -1,21 +1,26 @@
 """The runner: draw on the reference, run on both namespaces, compare, judge.
 
-For every registry entry it checks presence and signature, then runs each
-differential :class:`~conformance.registry.Feature` for each dtype as one
-Hypothesis test (seeded, with a replay database).  A deviation raises inside
-the test, so Hypothesis shrinks it; the shrunk call becomes the repro.
+For every registry entry it checks presence and signature
+(:mod:`conformance.static`), then runs each differential
+:class:`~conformance.registry.Feature` for each dtype as one Hypothesis test
+(seeded, with a replay database).  A deviation (a MUST-level finding) raises
+inside the test, so Hypothesis shrinks it; the shrunk call becomes the repro.
+Advisories (SHOULD-level findings, optional features the target declares it
+lacks) are collected without stopping the search and never fail the run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
-import math
 import multiprocessing
+import operator
 import os
 import re
 import time
 import warnings
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,14 +31,67 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 from hypothesis.extra.array_api import make_strategies_namespace
 
-from .calls import Arr, Call, Namespace, render_repro, to_numpy
-from .checks import Finding, check_mutation, check_result, check_signature, describe
+from .calls import (
+    DT,
+    Arr,
+    Call,
+    Namespace,
+    render_repro,
+    repro_names,
+    repro_parts,
+    show,
+    to_numpy,
+)
+from .checks import (
+    Finding,
+    Where,
+    check_mutation,
+    check_result,
+    describe,
+    describe_full,
+    dlpack_device,
+    values_close,
+)
+from .coverage import classes_of
 from .families import KINDS, dtypes_of
-from .registry import Entry, build_registry
+from .registry import VERSIONS, Entry, build_registry
 
 __all__ = ["Options", "Record", "TargetError", "run"]
 
-QUICK_DTYPES = ("bool", "int8", "int64", "uint8", "float32", "float64", "complex128")
+LATEST = VERSIONS[-1]
+# --quick runs one dtype per promotion and accumulation rule: bool, a narrow
+# and a wide signed integer, a narrow and a wide unsigned one, both float
+# widths, a complex width.  Within a group, features take turns, so that
+# every dtype runs for some feature of each name.
+QUICK_GROUPS = (
+    ("bool",),
+    ("int8", "int16"),
+    ("int64", "int32"),
+    ("uint8", "uint16"),
+    ("uint64", "uint32"),
+    ("float32",),
+    ("float64",),
+    ("complex128", "complex64"),
+)
+QUICK_DTYPES = tuple(g[0] for g in QUICK_GROUPS)
+_INPLACE = {
+    f"__i{op}__": getattr(operator, f"i{op}")
+    for op in [
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+    ]
+}
 
 
 class TargetError(Exception):
@@ -45,7 +103,8 @@ class Options:
     """What to run (the command line, as data)."""
 
     target: str
-    version: str = "2025.12"
+    # None: the revision the target declares (__array_api_version__)
+    version: str | None = None
     device: str | None = None
     quick: bool = False
     max_examples: int | None = None
@@ -57,12 +116,16 @@ class Options:
     # for libraries that compile each new shape (jax.numpy)
     max_side: int | None = None
     progress: Any = None  # callable(done, total, name) or None
+    prove: bool = True  # run every repro in a fresh interpreter before printing it
+    version_note: str = ""  # where the revision came from, for the header
+    interrupted: bool = False  # set when a run was stopped before its end
+    stop: bool = False  # set by a Ctrl-C handler: stop at the next cell
 
     @property
     def examples(self) -> int:
         if self.max_examples is not None:
             return self.max_examples
-        return 12 if self.quick else 16
+        return 8 if self.quick else 16
 
 
 @dataclass
@@ -73,13 +136,18 @@ class Record:
     feature: str
     dtype: str
     device: str
-    verdict: str  # conforms, deviates, missing, crashes, untestable
+    verdict: str  # conforms, deviates, missing, crashes, untestable, advisory
     kind: str | None = None
     message: str = ""
     repro: str | None = None
     expected: str | None = None
     examples: int = 0
     seconds: float = 0.0
+    advisories: int = 0  # calls with an advisory finding (the first is kept)
+    advisory: dict | None = None  # {"kind", "message", "repro"} of a deviating cell
+    classes: dict = field(default_factory=dict)  # input class -> calls
+    proof: str = ""  # what running the repro in a fresh interpreter showed
+    proof_spec: dict | None = None  # how to run it (see conformance.prove)
 
 
 @dataclass
@@ -94,12 +162,21 @@ class Ctx:
     target_dtypes: set[str]
     db: Any = None
     device_label: str = ""
+    where: Any = None  # a Where: the device results must be on
+    capabilities: dict = field(default_factory=dict)
+    max_dims: int | None = None
+    lazy: bool = False  # the target's results are lazy (dask): repros compute
     records: list[Record] = field(default_factory=list)
 
     @property
     def refmod(self) -> Any:
         """The reference module (``ocean_array_api`` at the tested version)."""
         return self.ref.module
+
+    def target_array(self) -> Any:
+        from .static import target_array
+
+        return target_array(self)
 
 
 # --- setting up ------------------------------------------------------------------
@@ -136,43 +213,83 @@ def _find_device(module: Any, label: str) -> Any:
     raise TargetError(msg)
 
 
+def import_target(name: str) -> Any:
+    """Import the target; raise :class:`TargetError` unless it is an array namespace."""
+    try:
+        target = importlib.import_module(name)
+    except Exception as e:
+        msg = f"cannot import {name!r}: {type(e).__name__}: {e}"
+        raise TargetError(msg) from None
+    core = ("asarray", "__array_namespace_info__", "add", "float64")
+    if not any(hasattr(target, n) for n in core):
+        msg = f"{name!r} is not an array namespace: it has none of {', '.join(core)}"
+        raise TargetError(msg)
+    return target
+
+
+def resolve_version(opts: Options) -> str:
+    """Fill in ``opts.version`` (the one asked for, else the target's own) and
+    return it."""
+    if opts.version is not None:
+        opts.version_note = opts.version_note or "--version"
+        return opts.version
+    declared = getattr(import_target(opts.target), "__array_api_version__", None)
+    if declared in VERSIONS:
+        opts.version, opts.version_note = declared, f"declared by {opts.target}"
+    else:
+        opts.version = LATEST
+        opts.version_note = f"the latest: {opts.target} declares " + (
+            "no revision" if declared is None else f"{declared!r}"
+        )
+    return opts.version
+
+
 def make_context(opts: Options) -> Ctx:
     """Import the reference and the target and resolve the device."""
-    ref = _import_reference(opts.version)
-    try:
-        target = importlib.import_module(opts.target)
-    except Exception as e:
-        msg = f"cannot import {opts.target!r}: {type(e).__name__}: {e}"
-        raise TargetError(msg) from None
+    version = resolve_version(opts)
+    ref = _import_reference(version)
+    target = import_target(opts.target)
     device = _find_device(target, opts.device) if opts.device else None
     try:
-        expected = (
-            device
-            if device is not None
-            else target.__array_namespace_info__().default_device()
-        )
+        info = target.__array_namespace_info__()
+    except Exception:
+        info = None
+    try:
+        expected = device if device is not None else info.default_device()
     except Exception:
         expected = None
+    kw = {"device": device} if device is not None else {}
     try:
-        tdt = set(
-            target.__array_namespace_info__().dtypes(
-                **({"device": device} if device is not None else {})
-            )
-        )
+        tdt = set(info.dtypes(**kw))
     except Exception:
         tdt = {n for n in KINDS["any"] if hasattr(target, n)}
+    try:
+        caps = dict(info.capabilities())
+    except Exception:
+        caps = {}
+    max_dims = caps.get("max dimensions")
+    try:
+        probe = target.asarray([0.0], **kw)
+        lazy = callable(getattr(probe, "compute", None))
+        dl = dlpack_device(probe)
+    except Exception:
+        lazy, dl = False, None
     return Ctx(
         ref=Namespace(ref),
         # repros find the device by its str(), which may differ from the label
         tgt=Namespace(target, device, str(device) if device is not None else ""),
         target_name=opts.target,
-        version=opts.version,
-        xps=make_strategies_namespace(ref, api_version=opts.version),
+        version=version,
+        xps=make_strategies_namespace(ref, api_version=version),  # type: ignore[arg-type]
         opts=opts,
         expected_device=expected,
         target_dtypes=tdt,
         db=DirectoryBasedExampleDatabase(opts.database) if opts.database else None,
         device_label=opts.device or "",
+        where=Where(expected, dl) if expected is not None else None,
+        capabilities=caps,
+        max_dims=max_dims if isinstance(max_dims, int) and max_dims > 0 else None,
+        lazy=lazy,
     )
 
 
@@ -180,11 +297,16 @@ def make_context(opts: Options) -> Ctx:
 
 
 class _Deviation(AssertionError):
-    def __init__(self, call: Call, findings: list[Finding], expected: str) -> None:
+    def __init__(
+        self, call: Call, findings: list[Finding], expected: str, got: str = ""
+    ) -> None:
         super().__init__(findings[0].message)
         self.call = call
         self.findings = findings
         self.expected = expected
+        self.got = got  # the target's full result, described (for the proof)
+        self.several = False  # the result is a tuple of arrays
+        self.after: int | None = None  # a mutation: the argument it changed
 
 
 _DEVIATION_CLASSES = {
@@ -199,6 +321,7 @@ _DEVIATION_CLASSES = {
         "device",
         "mutation",
         "crash",
+        "optional",
     )
 }
 
@@ -208,7 +331,12 @@ def _invoke(ns: Namespace, call: Call) -> tuple[Any, list, dict, list]:
     args = [ns.value(a) for a in call.args]
     kwargs = {k: ns.value(v) for k, v in call.kwargs.items()}
     if call.name.startswith(("Array.", "dtype.")):
-        return getattr(args[0], call.name.split(".", 1)[1]), args[1:], kwargs, args
+        method = call.name.split(".", 1)[1]
+        if method in _INPLACE:
+            # x += y: Python falls back to __add__ where __iadd__ is not defined
+            op = _INPLACE[method]
+            return (lambda *a: op(args[0], *a)), args[1:], kwargs, args
+        return getattr(args[0], method), args[1:], kwargs, args
     return ns.resolve(call.name), args, kwargs, args
 
 
@@ -226,8 +354,118 @@ def _host_inputs(call: Call, args: list) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
-    """Run one call on both namespaces; raise a deviation if they disagree."""
+def _exc_names(types: tuple) -> str:
+    return " or ".join(t.__name__ for t in types)
+
+
+def _subnormal(a: np.ndarray) -> bool:
+    if a.dtype.kind not in "fc" or not a.size:
+        return False
+    fi = np.finfo(a.real.dtype)
+    for p in (a.real, a.imag) if a.dtype.kind == "c" else (a,):
+        mag = np.abs(p)
+        if ((mag > 0) & (mag < fi.smallest_normal)).any():
+            return True
+    return False
+
+
+def _flush(a: np.ndarray) -> np.ndarray:
+    """Subnormal values replaced by zeros of their sign (FTZ, DAZ)."""
+    a = np.array(a, copy=True)
+    if a.dtype.kind not in "fc":
+        return a
+    fi = np.finfo(a.real.dtype)
+    parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+    for p in parts:
+        tiny = (np.abs(p) < fi.smallest_normal) & (p != 0)
+        p[tiny] = np.copysign(0.0, p[tiny])
+    return a
+
+
+def _outputs(x: Any) -> list:
+    return list(x) if isinstance(x, (tuple, list)) else [x]
+
+
+def _flush_tolerated(
+    call: Call, feature: Any, ref_out: Any, tgt_out: Any, ctx: Ctx
+) -> bool:
+    """Whether the target's result is the reference's with subnormals flushed.
+
+    The standard leaves subnormal behaviour implementation-defined (many
+    platforms flush to zero, FTZ, or read subnormal inputs as zero, DAZ): a
+    result differing from the reference only so is not a deviation.
+    """
+    ins = [a.numpy() for a in call.arrays()]
+    try:
+        refs = [np.asarray(r) for r in _outputs(ref_out)]
+        gots = [to_numpy(g) for g in _outputs(tgt_out)]
+    except Exception:
+        return False
+    if not (any(_subnormal(a) for a in ins) or any(_subnormal(r) for r in refs)):
+        return False
+    variants = [[_flush(r) for r in refs]]
+    if any(_subnormal(a) for a in ins):
+        flushed = Call(
+            call.name,
+            tuple(
+                Arr(ctx.refmod.asarray(_flush(a.numpy()), dtype=a.value.dtype), a.name)
+                if isinstance(a, Arr)
+                else a
+                for a in call.args
+            ),
+            dict(call.kwargs),
+        )
+        try:
+            fn, args, kw, _ = _invoke(ctx.ref, flushed)
+            variants.append([_flush(np.asarray(r)) for r in _outputs(fn(*args, **kw))])
+        except Exception:
+            pass
+    opts = feature.opts
+    for want in variants:
+        if len(want) != len(gots):
+            continue
+        ok = True
+        for w, g in zip(want, gots, strict=True):
+            g = _flush(g)
+            if w.shape != g.shape:
+                ok = False
+                break
+            dt = str(w.dtype)
+            ok = values_close(w, g, dt, opts.tol, opts.signed_zero, opts.scale)[0]
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+_LAZY_CONVERSIONS = frozenset(
+    f"Array.__{m}__" for m in ("bool", "int", "float", "complex", "index")
+)
+
+
+def _declared_optional(feature: Any, call: Call, ref_out: Any, ctx: Ctx) -> str:
+    """Why the target may raise here: an optional feature it declares it lacks."""
+    if ctx.lazy and call.name in _LAZY_CONVERSIONS:
+        # "an implementation [...] 100% lazy [...] has no choice but to raise"
+        return "a lazy library may raise instead of computing a Python scalar"
+    cap = feature.capability
+    if cap and ctx.capabilities.get(cap) is False:
+        return f"capabilities() says {cap!r}: False"
+    if ctx.max_dims is not None:
+        dims = [a.value.ndim for a in call.arrays()]
+        dims += [getattr(r, "ndim", 0) for r in _outputs(ref_out)]
+        if max(dims, default=0) > ctx.max_dims:
+            return f"capabilities() says 'max dimensions': {ctx.max_dims}"
+    return ""
+
+
+def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
+    """Run one call on both namespaces.
+
+    Raise a deviation if the target departs from a MUST-level requirement;
+    return the advisory (SHOULD-level) findings.
+    """
     rfn, rargs, rkw, rall = _invoke(ctx.ref, call)
     try:
         ref_out = rfn(*rargs, **rkw)
@@ -238,7 +476,6 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
         ref_out = rall[feature.result_arg]
     if (ref_exc is None) == feature.expect_raise:
         raise _OutOfDomain  # the strategy drew an input outside the feature's domain
-    expected = describe(ref_exc if ref_exc is not None else ref_out)
     try:
         tfn, targs, tkw, tall = _invoke(ctx.tgt, call)
         before = _host_inputs(call, tall)
@@ -251,24 +488,58 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
         tgt_exc = None
     except Exception as e:
         tgt_out, tgt_exc = None, e
+    if feature.expect_raise and tgt_exc is None and ctx.lazy:
+        # a lazy library may find the error only when the result is computed
+        try:
+            for out in _outputs(tgt_out):
+                to_numpy(out)
+        except Exception as e:
+            tgt_exc = e
+            findings.append(
+                Finding(
+                    "exception",
+                    f"raised {type(e).__name__} only when the result was computed",
+                    level="should",
+                )
+            )
     if feature.expect_raise:
         if tgt_exc is None:
             findings.append(
                 Finding(
-                    "exception", f"returned {describe(tgt_out, 80)} instead of raising"
+                    "exception",
+                    f"returned {describe(tgt_out, 80)} instead of raising",
+                    level=feature.level,
+                )
+            )
+        elif feature.exc_types and not isinstance(tgt_exc, feature.exc_types):
+            findings.append(
+                Finding(
+                    "exception",
+                    f"raised {type(tgt_exc).__name__}, the standard names "
+                    f"{_exc_names(feature.exc_types)}",
+                    level=feature.exc_level,
                 )
             )
     elif isinstance(tgt_exc, TypeError) and "unexpected keyword" in str(tgt_exc):
         findings.append(Finding("signature", f"raised TypeError: {str(tgt_exc)[:160]}"))
     elif tgt_exc is not None:
-        findings.append(
-            Finding("crash", f"raised {type(tgt_exc).__name__}: {str(tgt_exc)[:160]}")
-        )
+        why = _declared_optional(feature, call, ref_out, ctx)
+        msg = f"raised {type(tgt_exc).__name__}: {str(tgt_exc)[:160]}"
+        if why:
+            findings.append(Finding("optional", f"{msg} ({why})", level="should"))
+        else:
+            findings.append(Finding("crash", msg))
     else:
         if feature.result_arg is not None:
             tgt_out = tall[feature.result_arg]
         if feature.compare is not None:
-            findings += feature.compare(ref_out, tgt_out, call, ctx)
+            found = feature.compare(ref_out, tgt_out, call, ctx)
+            # named results: "must have the field name values", ...
+            lacks = [
+                f for f in getattr(ref_out, "_fields", ()) if not hasattr(tgt_out, f)
+            ]
+            if lacks:
+                found.append(Finding("value", f"the result has no field {lacks[0]!r}"))
         else:
             opts = feature.opts
             if feature.scale_from is not None:
@@ -276,11 +547,27 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
                     **{**opts.__dict__, "scale": feature.scale_from(call)}
                 )
             inputs = [a.numpy() for a in call.args if isinstance(a, Arr)]
-            findings += check_result(
-                ref_out, tgt_out, ctx.tgt.module, ctx.expected_device, opts, inputs
+            found = check_result(
+                ref_out, tgt_out, ctx.tgt.module, ctx.where, opts, inputs
             )
+        numeric = found and all(f.kind in ("value", "special-case") for f in found)
+        if numeric and _flush_tolerated(call, feature, ref_out, tgt_out, ctx):
+            found = []
+        if feature.level != "must":
+            for f in found:
+                f.level = feature.level
+        findings += found
         if feature.identity is not None:
             findings += feature.identity(tgt_out, tall, tkw)
+        if feature.inplace and tgt_out is not tall[0]:
+            findings.append(
+                Finding(
+                    "value",
+                    "x op= y returned a new array instead of updating x (allowed:"
+                    " in-place operators do not guarantee mutation)",
+                    level="should",
+                )
+            )
         keep = [(i, b) for i, b in before if i not in call.mutates]
         try:
             after = [a for i, a in _host_inputs(call, tall) if i not in call.mutates]
@@ -288,8 +575,20 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> None:
             msg = f"could not read the inputs back: {type(e).__name__}: {e}"
             raise _Untestable(msg) from None
         findings += check_mutation(keep, after)
-    if findings:
-        raise _DEVIATION_CLASSES[findings[0].kind](call, findings, expected)
+    must = [f for f in findings if f.level == "must"]
+    if must:
+        out = tgt_exc if tgt_exc is not None else tgt_out
+        got = describe_full(out, feature.opts.check_values)
+        after: int | None = None
+        if must[0].kind == "mutation" and must[0].index:
+            after = must[0].index[0]
+            got = describe_full(tall[after])
+        expected = describe(ref_exc if ref_exc is not None else ref_out)
+        d = _DEVIATION_CLASSES[must[0].kind](call, must, expected, got)
+        d.several = isinstance(ref_out, (tuple, list))
+        d.after = after
+        raise d
+    return findings
 
 
 class _Untestable(Exception):
@@ -311,17 +610,84 @@ BATCH = 4
 # --- running a feature ---------------------------------------------------------------------
 
 
-def _dtype_cells(entry: Entry, feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
+def _quick_pick(names: tuple[str, ...], turn: int) -> tuple[str, ...]:
+    """One dtype of each quick group present in ``names``, taking turns."""
+    out = []
+    for group in QUICK_GROUPS:
+        have = [d for d in group if d in names]
+        if have:
+            out.append(have[turn % len(have)])
+    return tuple(out) or names[:1]
+
+
+# Features about shapes and axes rather than values: in --quick they run on
+# an integer and a floating dtype (taking turns across features), as do the
+# operators, whose values their functions' full runs already cover.
+SHAPE_FEATURES = frozenset(
+    {
+        "axis",
+        "keepdims",
+        "empty",
+        "invalid-axis",
+        "broadcasting",
+        "incompatible-shapes",
+        "incompatible-shape",
+        "non-unit-axis",
+        "axis=None",
+        "shape",
+        "axes",
+        "repetitions",
+        "repeats,axis",
+        "repeats-array",
+        "shift,axis",
+        "source,destination",
+        "indices,axis",
+        "negative-indices",
+        "default-axis",
+        "descending",
+        "descending,stable",
+        "copy",
+        "mismatched-shapes",
+        "size-not-3",
+        "tuple",
+        "capsule",
+        "namespace",
+        "device",
+        "basic",
+        "boolean-mask",
+        "integer-array",
+    }
+)
+_LIGHT = (
+    ("int8", "int64", "uint16", "int32", "uint8", "int16", "uint64", "uint32"),
+    ("float32", "float64"),
+    ("bool", "complex128", "complex64"),
+)
+
+
+def _light_pick(names: tuple[str, ...], turn: int) -> tuple[str, ...]:
+    """An integer, a floating and one other dtype of ``names``, taking turns."""
+    out = []
+    for group in _LIGHT:
+        have = [d for d in group if d in names]
+        if have:
+            out.append(have[turn % len(have)])
+    return tuple(out[:2] if len(out) > 2 and turn % 2 else out) or names[:1]
+
+
+def _dtype_cells(
+    entry: Entry, feature: Any, ctx: Ctx, turn: int = 0
+) -> list[tuple[str, Any]]:
     """The (label, argument) pairs a feature runs for: one per dtype or pair."""
     if feature.dtypes == "none":
         return [("-", None)]
     if isinstance(feature.dtypes, str) and feature.dtypes.startswith("mixed:"):
         kind = feature.dtypes.split(":", 1)[1]
-        names = [d for d in dtypes_of(kind) if d in ctx.target_dtypes]
+        mixed = [d for d in dtypes_of(kind) if d in ctx.target_dtypes]
         ref = ctx.ref.module
         pairs = []
-        for a in names:
-            for b in names:
+        for a in mixed:
+            for b in mixed:
                 if a == b:
                     continue
                 try:
@@ -330,12 +696,14 @@ def _dtype_cells(entry: Entry, feature: Any, ctx: Ctx) -> list[tuple[str, Any]]:
                     continue
                 pairs.append((a, b))
         return [("mixed", pairs)] if pairs else []
-    names = dtypes_of(feature.dtypes)
+    names = tuple(dtypes_of(feature.dtypes))
     # Operators and methods share their function's implementation in every
-    # library we know: they run on one dtype per size class, the functions on all.
-    if ctx.opts.quick or entry.name.startswith("Array.__"):
-        q = [d for d in names if d in QUICK_DTYPES]
-        names = tuple(q or names[:1])
+    # library we know: they run on one dtype per group, the functions on all.
+    operator_ = entry.name.startswith("Array.__")
+    if ctx.opts.quick and (operator_ or feature.name in SHAPE_FEATURES):
+        names = _light_pick(names, turn)
+    elif ctx.opts.quick or operator_:
+        names = _quick_pick(names, turn)
     return [(d, d) for d in names]
 
 
@@ -347,6 +715,98 @@ def run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> R
     return rec
 
 
+def _judge(rec: Record, d: _Deviation, ctx: Ctx, feature_values: bool = True) -> None:
+    """Fill a record from a deviation: verdict, message, repro and its proof."""
+    f = d.findings[0]
+    rec.verdict = "crashes" if f.kind == "crash" else "deviates"
+    rec.kind = f.kind
+    rec.message = "; ".join(x.message for x in d.findings[:3])
+    rec.expected = d.expected
+    call = d.call
+    lines, expr = repro_parts(call, ctx.target_name, ctx.tgt.device_label)
+    names = repro_names(call)
+    arrays = call.arrays()
+    first = names.get(id(arrays[0]), "x") if arrays else "x"
+    if f.show is not None:
+        # an identity or shared memory: printing the result cannot show it
+        shown = f.show[0].format(expr=expr, x=first)
+        code = "\n".join([*lines, f"print({shown})"])
+        rec.repro = f"{code}\n# expected: {f.show[2]}"
+        rec.expected = f.show[2]
+        rec.proof_spec = {"code": code, "got": f.show[1]}
+        return
+    if d.after is not None:
+        arg = call.args[d.after]
+        name = names.get(id(arg)) if isinstance(arg, Arr) else None
+        if name is None:
+            rec.repro = None
+            rec.proof_spec = None
+            return
+        before = describe(arg.value)
+        code = [*lines, f"out = {expr}", show(name, ctx.lazy)]
+        rec.repro = "\n".join([*code, f"# expected: {name} unchanged, {before}"])
+        rec.proof_spec = {
+            "setup": [*lines, f"out = {expr}"],
+            "expr": name,
+            "got": d.got,
+            "want": before,
+        }
+        return
+    if f.kind == "device" and not d.several:
+        last = f"print(({expr}).device)"
+        want = str(getattr(ctx.where, "device", ""))
+        rec.repro = "\n".join([*lines, last, f"# expected: {want}"])
+    else:
+        rec.repro = render_repro(
+            call,
+            ctx.target_name,
+            d.expected,
+            ctx.tgt.device_label,
+            lazy=ctx.lazy,
+            several=d.several,
+        )
+    rec.proof_spec = {"setup": lines, "expr": expr, "got": d.got, "want": d.expected}
+    if not feature_values:
+        rec.proof_spec["novalues"] = True
+
+
+class _Collector:
+    """What the calls of one cell showed besides a deviation."""
+
+    def __init__(self) -> None:
+        self.classes: Counter = Counter()
+        self.advisories = 0
+        self.first: tuple[Any, Any, Any] | None = None  # (call, finding, expected)
+
+    def advise(self, call: Call, findings: list[Finding], expected: str) -> None:
+        self.advisories += 1
+        if self.first is None:
+            self.first = (call, findings[0], expected)
+
+
+def _advisory(rec: Record, col: _Collector, ctx: Ctx) -> None:
+    """Record the cell's advisories (its verdict too, when nothing deviated)."""
+    rec.advisories = col.advisories
+    if col.first is None:
+        return
+    call, f, _ = col.first
+    try:  # the reference's result, for the advisory's repro
+        fn, args, kw, _ = _invoke(ctx.ref, call)
+        expected = describe(fn(*args, **kw))
+    except Exception as e:
+        expected = describe(e)
+    repro = render_repro(
+        call, ctx.target_name, expected, ctx.tgt.device_label, lazy=ctx.lazy
+    )
+    more = f" ({col.advisories} calls)" if col.advisories > 1 else ""
+    info = {"kind": f.kind, "message": f.message + more, "repro": repro}
+    if rec.verdict == "conforms":
+        rec.verdict, rec.kind, rec.message = "advisory", f.kind, info["message"]
+        rec.repro, rec.expected = repro, expected
+    else:
+        rec.advisory = info
+
+
 def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> Record:
     dev = ctx.device_label or "default"
     rec = Record(entry.name, feature.name, label, dev, "conforms")
@@ -356,8 +816,12 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
             f"the target has no {label} on this device",
         )
         return rec
+    col = _Collector()
     if feature.table is not None:
-        return _run_table(entry, feature, ctx, rec)
+        _run_table(entry, feature, ctx, rec, col, arg)
+        _advisory(rec, col, ctx)
+        rec.classes = dict(col.classes)
+        return rec
     try:
         strategy = feature.build(ctx, arg)
     except Exception as e:
@@ -368,28 +832,43 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
         return rec
     count = [0]
     key = f"{ctx.target_name}|{ctx.version}|{dev}|{entry.name}|{feature.name}|{label}"
+    seen_ids: set[int] = set()
+
+    stash: list[_Deviation] = []  # a keyword the target lacks: no shrinking
 
     def body(calls: list[Call]) -> None:
         ran = 0
+        if stash:
+            return
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             for call in calls:
                 try:
-                    execute(entry, feature, call, ctx)
+                    adv = execute(entry, feature, call, ctx)
                 except _OutOfDomain:
                     continue
+                except _Deviation as d:
+                    if d.findings[0].kind != "signature":
+                        raise
+                    stash.append(d)
+                    return
                 finally:
                     count[0] += 1
                 ran += 1
+                if id(call) not in seen_ids:  # shrinking replays calls
+                    seen_ids.add(id(call))
+                    col.classes.update(classes_of(call, feature))
+                if adv:
+                    col.advise(call, adv, "")
         if not ran:
             reject()
 
-    # the replay database is keyed by the body's digest plus this key
-    body._hypothesis_internal_add_digest = key.encode()  # type: ignore[attr-defined]
     test = given(st.lists(strategy, min_size=BATCH, max_size=BATCH))(body)
     if feature.explicit is not None:
-        for call in feature.explicit(ctx, arg):
-            test = example([call])(test)
+        explicit = feature.explicit(ctx, arg)
+        # one example per batch of explicit calls (each costs the engine a turn)
+        for i in range(0, len(explicit), 8):
+            test = example(explicit[i : i + 8])(test)
     test = settings(
         max_examples=max(1, -(-ctx.opts.examples // BATCH)),
         deadline=None,
@@ -403,19 +882,17 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
     # As @seed does, but @seed also turns the example database off; keep it on,
     # keyed without the seed, so a rerun (with any seed) replays failures first.
     test._hypothesis_internal_use_seed = zlib.crc32(f"{ctx.opts.seed}|{key}".encode())  # type: ignore[attr-defined]
+    # the replay database is keyed by the cell (Hypothesis would digest the
+    # body's source for every cell: a tenth of a quick run)
+    test._hypothesis_internal_database_key = hashlib.sha384(key.encode()).digest()  # type: ignore[attr-defined]
     try:
         test()
+        if stash:
+            _judge(rec, stash[0], ctx, feature.opts.check_values)
     except _Deviation as d:
         if feature.elementwise:
             d = _reduce(entry, feature, d, ctx)
-        f = d.findings[0]
-        rec.verdict = "crashes" if f.kind == "crash" else "deviates"
-        rec.kind = f.kind
-        rec.message = "; ".join(x.message for x in d.findings[:3])
-        rec.expected = d.expected
-        rec.repro = render_repro(
-            d.call, ctx.target_name, d.expected, ctx.tgt.device_label
-        )
+        _judge(rec, d, ctx, feature.opts.check_values)
     except _Untestable as e:
         rec.verdict, rec.message = "untestable", str(e)
     except (Unsatisfiable, FailedHealthCheck) as e:
@@ -426,7 +903,9 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
     except Exception as e:  # a bug of the tool, reported, never a pass
         rec.verdict = "untestable"
         rec.message = f"tool error: {type(e).__name__}: {str(e)[:200]}"
+    _advisory(rec, col, ctx)
     rec.examples = count[0]
+    rec.classes = dict(col.classes)
     return rec
 
 
@@ -465,315 +944,60 @@ def _reduce(entry: Entry, feature: Any, dev: _Deviation, ctx: Ctx) -> _Deviation
     return dev
 
 
-def _run_table(entry: Entry, feature: Any, ctx: Ctx, rec: Record) -> Record:
+def _run_table(
+    entry: Entry, feature: Any, ctx: Ctx, rec: Record, col: _Collector, arg: Any = None
+) -> None:
     """Run a deterministic table of calls (no drawing); report the first failure."""
     failures: list[_Deviation] = []
-    calls = feature.table(ctx)
+    calls = feature.table(ctx) if feature.dtypes == "none" else feature.table(ctx, arg)
     for call in calls:
         dts = [a.dtype_name for a in call.arrays()]
+        dts += [a.name for a in call.args if isinstance(a, DT)]
         if any(d not in ctx.target_dtypes for d in dts):
             continue
         rec.examples += 1
         try:
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
-                execute(entry, feature, call, ctx)
+                adv = execute(entry, feature, call, ctx)
         except _Deviation as d:
             failures.append(d)
+            continue
         except Exception:
             continue
+        col.classes.update(classes_of(call, feature))
+        if adv:
+            col.advise(call, adv, "")
     if failures:
-        d = failures[0]
-        f = d.findings[0]
-        rec.verdict = "crashes" if f.kind == "crash" else "deviates"
-        rec.kind = f.kind
-        rec.dtype = ",".join(a.dtype_name for a in d.call.arrays())
-        rec.message = f"{f.message} ({len(failures)} of {rec.examples} dtype pairs)"
-        rec.expected = d.expected
-        rec.repro = render_repro(
-            d.call, ctx.target_name, d.expected, ctx.tgt.device_label
-        )
-    return rec
-
-
-# --- presence, signature, constants --------------------------------------------------------
-
-
-def _target_array(ctx: Ctx) -> Any:
-    return ctx.tgt.array(
-        Arr(
-            ctx.ref.module.asarray(
-                [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=ctx.ref.module.float32
-            )
-        )
-    )
-
-
-CONSTANTS = {"e": math.e, "pi": math.pi, "inf": math.inf, "nan": math.nan}
-
-
-def check_static(entry: Entry, ctx: Ctx) -> list[Record]:
-    """Presence, signature and the checks needing no drawn input."""
-    dev = ctx.device_label or "default"
-    t = ctx.tgt.module
-
-    def rec(feature, verdict, kind=None, message="", repro=None, expected=None):
-        return Record(
-            entry.name, feature, "-", dev, verdict, kind, message, repro, expected
-        )
-
-    name = entry.name
-    try:
-        if name.startswith("Array."):
-            arr = _target_array(ctx)
-            obj = getattr(arr, name.split(".", 1)[1])
-        elif name.startswith("dtype."):
-            obj = getattr(t.float32, name.split(".", 1)[1])
-        else:
-            obj = ctx.tgt.resolve(name)
-    except AttributeError:
-        return [rec("presence", "missing", message=f"{name} is not defined")]
-    except Exception as e:
-        return [
-            rec(
-                "presence",
-                "crashes",
-                "crash",
-                f"looking {name} up raised {type(e).__name__}: {e}",
-            )
-        ]
-    out = [rec("presence", "conforms")]
-    if entry.params is not None:
-        status, findings = check_signature(obj, entry.params)
-        if status != "checked":
-            out.append(rec("signature", "untestable", message=status.split(": ", 1)[1]))
-        elif findings:
-            out.append(
-                rec(
-                    "signature",
-                    "deviates",
-                    "signature",
-                    "; ".join(f.message for f in findings),
-                )
-            )
-        else:
-            out.append(rec("signature", "conforms"))
-    # values that need no drawing
-    imp = f"import {ctx.target_name} as xp"
-    if name in CONSTANTS:
-        want = CONSTANTS[name]
-        ok = isinstance(obj, float) and (
-            obj == want or (math.isnan(want) and math.isnan(obj))
-        )
-        out.append(
-            rec("value", "conforms")
-            if ok
-            else rec(
-                "value",
-                "deviates",
-                "value",
-                f"{name} is {obj!r}",
-                f"{imp}\nprint(xp.{name})\n# expected: {want!r}",
-                repr(want),
-            )
-        )
-    elif name == "newaxis":
-        out.append(
-            rec("value", "conforms")
-            if obj is None
-            else rec(
-                "value",
-                "deviates",
-                "value",
-                f"newaxis is {obj!r}",
-                f"{imp}\nprint(xp.newaxis)\n# expected: None",
-                "None",
-            )
-        )
-    elif name == "__array_api_version__":
-        ok = obj == ctx.version
-        out.append(
-            rec("value", "conforms")
-            if ok
-            else rec(
-                "value",
-                "deviates",
-                "value",
-                f"reports {obj!r}, tested against {ctx.version}",
-                f"{imp}\nprint(xp.__array_api_version__)\n# expected: {ctx.version!r}",
-                repr(ctx.version),
-            )
-        )
-    elif entry.kind == "dtype":
-        others = [getattr(t, d, None) for d in KINDS["any"] if d != name]
-        ok = obj == getattr(t, name) and not any(
-            obj == o for o in others if o is not None
-        )
-        out.append(
-            rec("value", "conforms")
-            if ok
-            else rec(
-                "value", "deviates", "value", f"{name} compares equal to another dtype"
-            )
-        )
-    elif name in (
-        "Array.shape",
-        "Array.ndim",
-        "Array.size",
-        "Array.dtype",
-        "Array.device",
-        "Array.T",
-        "Array.mT",
-    ):
-        out.append(_attribute(entry, obj, ctx, rec))
-    elif name.startswith("info."):
-        out.append(_info(entry, obj, ctx, rec))
-    elif name == "dtype.__eq__":
-        dts = {d: getattr(t, d) for d in KINDS["any"] if hasattr(t, d)}
-        wrong = [(a, b) for a in dts for b in dts if bool(dts[a] == dts[b]) != (a == b)]
-        out.append(
-            rec("value", "conforms")
-            if not wrong
-            else rec(
-                "value",
-                "deviates",
-                "value",
-                f"xp.{wrong[0][0]} == xp.{wrong[0][1]} is {wrong[0][0] != wrong[0][1]}",
-                f"{imp}\nprint(xp.{wrong[0][0]} == xp.{wrong[0][1]})\n"
-                f"# expected: {wrong[0][0] == wrong[0][1]}",
-                str(wrong[0][0] == wrong[0][1]),
-            )
-        )
-    elif name == "__array_namespace_info__":
-        methods = (
-            "capabilities",
-            "default_device",
-            "default_dtypes",
-            "devices",
-            "dtypes",
-        )
-        try:
-            info = obj()
-            lacks = [m for m in methods if not callable(getattr(info, m, None))]
-            msg = f"its result has no {', '.join(lacks)}" if lacks else ""
-        except Exception as e:
-            msg = f"raised {type(e).__name__}: {e}"
-        out.append(
-            rec("value", "conforms")
-            if not msg
-            else rec("value", "deviates", "value", f"__array_namespace_info__(): {msg}")
-        )
-    elif not entry.features and entry.kind != "constant":
-        out.append(rec("value", "untestable", message="no value check yet"))
-    return out
-
-
-def _attribute(entry, obj, ctx, rec):
-    attr = entry.name.split(".", 1)[1]
-    want = {"shape": (2, 3), "ndim": 2, "size": 6}
-    if attr in want:
-        ok = tuple(obj) == want[attr] if attr == "shape" else obj == want[attr]
-        return (
-            rec("value", "conforms")
-            if ok
-            else rec(
-                "value",
-                "deviates",
-                "value",
-                f".{attr} is {obj!r}, expected {want[attr]!r}",
-            )
-        )
-    if attr == "dtype":
-        return (
-            rec("value", "conforms")
-            if obj == ctx.tgt.module.float32
-            else rec("value", "deviates", "dtype", f".dtype is {obj!r}")
-        )
-    if attr == "device":
-        if ctx.expected_device is None:
-            return rec(
-                "value",
-                "untestable",
-                message="the target has no default device to compare with",
-            )
-        return (
-            rec("value", "conforms")
-            if obj == ctx.expected_device
-            else rec(
-                "value",
-                "deviates",
-                "device",
-                f".device is {obj!r}, expected {ctx.expected_device!r}",
-            )
-        )
-    host = to_numpy(obj)
-    ok = host.shape == (3, 2) and np.array_equal(host, [[1, 4], [2, 5], [3, 6]])
-    return (
-        rec("value", "conforms")
-        if ok
-        else rec("value", "deviates", "value", f".{attr} is {host.tolist()}")
-    )
-
-
-def _info(entry, obj, ctx, rec):
-    what = entry.name.split(".", 1)[1]
-    try:
-        res = (
-            obj(device=ctx.tgt.device)
-            if what in ("dtypes", "default_dtypes") and ctx.tgt.device is not None
-            else obj()
-        )
-    except Exception as e:
-        return rec("value", "crashes", "crash", f"raised {type(e).__name__}: {e}")
-    t = ctx.tgt.module
-    if what == "devices":
-        ok = (
-            isinstance(res, (list, tuple))
-            and len(res) > 0
-            and (ctx.expected_device is None or ctx.expected_device in res)
-        )
-    elif what == "default_device":
-        ok = res is not None
-    elif what == "default_dtypes":
-        keys = {"real floating", "complex floating", "integral", "indexing"}
-        ok = (
-            isinstance(res, dict)
-            and set(res) == keys
-            and all(v in [getattr(t, d) for d in KINDS["any"]] for v in res.values())
-        )
-    elif what == "dtypes":
-        ok = (
-            isinstance(res, dict)
-            and set(res) <= set(KINDS["any"])
-            and all(v == getattr(t, k) for k, v in res.items())
-        )
-    else:  # capabilities
-        keys = {"boolean indexing", "data-dependent shapes"}
-        if ctx.version != "2023.12":
-            keys.add("max dimensions")
-        ok = isinstance(res, dict) and keys <= set(res)
-    return (
-        rec("value", "conforms")
-        if ok
-        else rec("value", "deviates", "value", f"{what}() returned {res!r}")
-    )
+        first = failures[0]
+        _judge(rec, first, ctx, feature.opts.check_values)
+        rec.dtype = ",".join(a.dtype_name for a in first.call.arrays()) or rec.dtype
+        rec.message = f"{rec.message} ({len(failures)} of {rec.examples} table entries)"
 
 
 # --- the whole run ---------------------------------------------------------------------------
 
 
-def run_entries(names: list[str], opts: Options) -> list[Record]:
-    """Run the named registry entries in this process."""
+def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Record]:
+    """Run the named registry entries in this process.
+
+    ``on_name(records)`` is called with each name's records as it finishes.
+    """
+    from .static import check_static
+
     warnings.simplefilter("ignore")
     ctx = make_context(opts)
-    reg = build_registry(opts.version)
+    reg = build_registry(ctx.version)
     out: list[Record] = []
     for i, name in enumerate(names):
+        if opts.stop:
+            opts.interrupted = True
+            break
         entry = reg[name]
         static = check_static(entry, ctx)
-        out += static
-        if static[0].verdict != "conforms":
-            out += [
+        mine = list(static)
+        if static[0].verdict not in ("conforms", "advisory"):
+            mine += [
                 Record(
                     name,
                     f.name,
@@ -785,9 +1009,18 @@ def run_entries(names: list[str], opts: Options) -> list[Record]:
                 for f in entry.features
             ]
         else:
-            for feature in entry.features:
-                for label, arg in _dtype_cells(entry, feature, ctx):
-                    out.append(run_feature(entry, feature, label, arg, ctx))
+            start = zlib.crc32(name.encode())
+            for turn, feature in enumerate(entry.features):
+                for label, arg in _dtype_cells(entry, feature, ctx, turn + start):
+                    if opts.stop:
+                        break
+                    mine.append(run_feature(entry, feature, label, arg, ctx))
+        if opts.stop:  # a name cut short is left out: its verdict would lie
+            opts.interrupted = True
+            break
+        out += mine
+        if on_name is not None:
+            on_name(mine)
         if opts.progress is not None:
             opts.progress(i + 1, len(names), name)
     return out
@@ -796,12 +1029,15 @@ def run_entries(names: list[str], opts: Options) -> list[Record]:
 def _worker(args: tuple[list[str], Options]) -> list[Record]:
     names, opts = args
     opts.progress = None
-    return run_entries(names, opts)
+    try:
+        return run_entries(names, opts)
+    except KeyboardInterrupt:
+        return []
 
 
 def select(opts: Options) -> list[str]:
     """The registry names to run (``--only`` filters by exact name or prefix)."""
-    reg = build_registry(opts.version)
+    reg = build_registry(resolve_version(opts))
     names = list(reg)
     if opts.only:
         unknown = [
@@ -820,29 +1056,63 @@ def select(opts: Options) -> list[str]:
     return names
 
 
-def run(opts: Options) -> tuple[list[Record], float]:
-    """Run the tool; return the records and the wall time in seconds."""
+def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
+    """Run the tool; return the records and the wall time in seconds.
+
+    ``on_records(records)`` is called with all records so far each time a
+    name (or, with ``-j``, a chunk of names) finishes, so that a report can be
+    written as the run goes.  Ctrl-C stops the run: what finished is
+    returned, with ``opts.interrupted`` set.
+    """
     t0 = time.perf_counter()
     names = select(opts)
     make_context(opts)  # fail early (exit 2) on an unimportable target or bad device
-    if opts.jobs <= 1 or len(names) < 2:
-        records = run_entries(names, opts)
-    else:
-        reg = build_registry(opts.version)
-        # spread the costly entries: sort by feature count, deal round-robin
-        ordered = sorted(names, key=lambda n: -len(reg[n].features))
-        chunks = [ordered[i :: opts.jobs * 4] for i in range(opts.jobs * 4)]
-        progress, opts.progress = opts.progress, None
-        ctx = multiprocessing.get_context("fork")
-        records = []
-        with ctx.Pool(opts.jobs) as pool:
-            done = 0
-            for part in pool.imap_unordered(_worker, [(c, opts) for c in chunks if c]):
-                records += part
-                done += len({r.name for r in part})
-                if progress is not None:
-                    progress(done, len(names), part[-1].name if part else "")
-        order = {n: i for i, n in enumerate(names)}
-        records.sort(key=lambda r: order[r.name])
-        opts.progress = progress
+    records: list[Record] = []
+
+    def finished(part: list[Record]) -> None:
+        records.extend(part)
+        if on_records is not None:
+            on_records(records)
+
+    try:
+        if opts.jobs <= 1 or len(names) < 2:
+            run_entries(names, opts, on_name=finished)
+            if opts.stop:
+                opts.interrupted = True
+        else:
+            reg = build_registry(resolve_version(opts))
+            # spread the costly entries: sort by feature count, deal round-robin
+            ordered = sorted(names, key=lambda n: -len(reg[n].features))
+            chunks = [ordered[i :: opts.jobs * 4] for i in range(opts.jobs * 4)]
+            progress, opts.progress = opts.progress, None
+            mp = multiprocessing.get_context("fork")
+            pool = mp.Pool(opts.jobs)
+            try:
+                done = 0
+                for part in pool.imap_unordered(
+                    _worker, [(c, opts) for c in chunks if c]
+                ):
+                    finished(part)
+                    if opts.stop:
+                        opts.interrupted = True
+                        break
+                    done += len({r.name for r in part})
+                    if progress is not None:
+                        progress(done, len(names), part[-1].name if part else "")
+                pool.close()
+            finally:
+                pool.terminate()
+                pool.join()
+                opts.progress = progress
+    except KeyboardInterrupt:
+        opts.interrupted = True
+    order = {n: i for i, n in enumerate(names)}
+    records.sort(key=lambda r: order[r.name])
+    if opts.prove and not opts.interrupted:
+        from .prove import prove
+
+        try:
+            prove(records, opts)
+        except KeyboardInterrupt:
+            opts.interrupted = True
     return records, time.perf_counter() - t0

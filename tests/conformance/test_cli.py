@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from conformance.calls import Arr, Call, render_repro
-from conformance.mutants import MUTANTS
 from conformance.runner import Options, run_entries
+from tests.conformance.mutants import MUTANTS
 
 from .conftest import ROOT, tool_env
 
@@ -55,7 +55,12 @@ def test_reference_conforms_with_reports(tool, tmp_path):
     assert data["dashboard"]["schema"] == "v1"
     assert data["dashboard"]["results"]["fft.fft"] == "pass"
     assert "<table>" in paths["html"].read_text()
-    assert "| `sign` | conforms |" in paths["markdown"].read_text()
+    md = paths["markdown"].read_text()
+    assert "## Conforming (8 names)" in md
+    assert "`sign`" in md
+    # no empty sections: nothing deviates, so there is no Deviations heading
+    assert "## Deviations" not in md
+    assert "###" not in md
     assert "array_api_tests/" not in paths["xfails"].read_text()
 
 
@@ -63,7 +68,7 @@ def test_a_deviation_exits_1_with_a_runnable_repro(tool, tmp_path):
     out = tmp_path / "r.json"
     xf = tmp_path / "xfails.txt"
     r = tool(
-        "conformance.mutants.sign_negative_zero",
+        "tests.conformance.mutants.sign_negative_zero",
         "--quick",
         "--only",
         "sign",
@@ -110,7 +115,7 @@ def test_repros_run_and_show_the_bug():
         records = run_entries(
             [m.only],
             Options(
-                f"conformance.mutants.{name}",
+                f"tests.conformance.mutants.{name}",
                 quick=True,
                 device=m.device,
                 database=None,
@@ -123,7 +128,7 @@ def test_repros_run_and_show_the_bug():
         out = _run_repro(code)
         base = _run_repro(
             code.replace(
-                f"import conformance.mutants.{name} as xp",
+                f"import tests.conformance.mutants.{name} as xp",
                 "import array_api_strict as xp",
             )
         )
@@ -148,7 +153,10 @@ def test_repro_literals_survive_special_values():
 def test_same_seed_same_verdicts():
     def verdicts(seed):
         opts = Options(
-            "conformance.mutants.hypot_overflows", quick=True, seed=seed, database=None
+            "tests.conformance.mutants.hypot_overflows",
+            quick=True,
+            seed=seed,
+            database=None,
         )
         return [
             (r.feature, r.dtype, r.verdict, r.message, r.repro)
@@ -161,7 +169,9 @@ def test_same_seed_same_verdicts():
 def test_failing_examples_are_kept_for_replay(tmp_path):
     db = tmp_path / "db"
     opts = Options(
-        "conformance.mutants.searchsorted_ignores_side", quick=True, database=str(db)
+        "tests.conformance.mutants.searchsorted_ignores_side",
+        quick=True,
+        database=str(db),
     )
 
     def deviations():
@@ -232,9 +242,12 @@ def test_table_keeps_rows_it_wrote():
         {
             "library": "numpy",
             "version": "2.0",
+            "api_version": "2024.12",
             "seconds": 12.3,
             "counts": {"conforms": 5, "deviates": 2},
             "kinds": {"dtype": 3, "special-case": 1},
+            "advisories": {"optional": 2},
+            "advisory_names": 1,
         },
         {"library": "jax.numpy", "seconds": 1.0, "error": "cannot import"},
     ]
@@ -245,8 +258,15 @@ def test_table_keeps_rows_it_wrote():
     assert k["counts"]["conforms"] == 5
     assert k["counts"]["deviates"] == 2
     assert k["kinds"] == {"dtype": 3, "special-case": 1}
+    assert k["advisories"] == {"optional": 2}
+    assert k["api_version"] == "2024.12"
     assert k["seconds"] == 12.0
     assert k["kept"]
     again = to_markdown([k], [])
-    assert " * | 5 | 2 | 0 |" in again
+    assert " * | 2024.12 | 5 | 2 | 0 |" in again
     assert "kept: `numpy`" in again
+    # a key to every column, the advisories apart, the reference said
+    for col in ("conforms", "untestable", "advisories", "special-case", "optional"):
+        assert f"- **{col}**" in again
+    assert "## Advisories by kind" in again
+    assert "is the reference" in again

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.mutants import MUTANTS
-from conformance.mutants.measure import caught
+from tests.conformance.mutants import MUTANTS
+from tests.conformance.mutants.measure import caught
 
 ISSUE_EXAMPLES = (
     "var_ignores_correction",
@@ -45,7 +45,8 @@ def test_there_are_enough_mutants_of_every_category():
 
 def test_a_mutant_is_array_api_strict_with_one_function_replaced():
     import array_api_strict
-    import conformance.mutants.var_ignores_correction as mutant
+
+    import tests.conformance.mutants.var_ignores_correction as mutant
 
     assert mutant.var is not array_api_strict.var
     assert mutant.mean is array_api_strict.mean
@@ -75,7 +76,7 @@ def test_every_mutant_is_caught_at_default_settings(name):
 
 
 def test_the_second_set_is_registered_and_spread():
-    from conformance.mutants._extra import SECOND_SET
+    from tests.conformance.mutants._extra import SECOND_SET
 
     assert len(SECOND_SET) >= 15
     assert all(n in MUTANTS for n in SECOND_SET)
@@ -94,4 +95,41 @@ def test_the_second_set_is_registered_and_spread():
     ],
 )
 def test_complex_special_cases_and_copies_are_caught_quickly(name):
+    _check(name, quick=True)
+
+
+def test_the_third_set_has_one_mutant_per_input_class():
+    from tests.conformance.mutants._third import INPUT_CLASS, THIRD_SET
+
+    assert all(n in MUTANTS for n in THIRD_SET)
+    classes = set(INPUT_CLASS.values())
+    assert {
+        "special values in reductions",
+        "dtype extremes",
+        "empty arrays",
+        "axis forms",
+        "keepdims",
+        "parameters",
+        "degenerate matrices",
+        "broadcasting",
+        "required errors",
+        "quick dtypes",
+    } <= classes
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "min_ignores_nan",
+        "var_no_degrees_of_freedom_is_zero",
+        "sum_empty_axis_tuple_reduces_all",
+        "prod_keepdims_ignored_without_axis",
+        "matrix_rank_absolute_cutoff",
+        "copysign_zero_against_one",
+        "expand_dims_axis_wraps",
+        "nonzero_of_0d_answers",
+        "prod_int32_stays_int32",
+    ],
+)
+def test_the_third_set_is_caught_quickly(name):
     _check(name, quick=True)

@@ -1,7 +1,7 @@
 """The second set of mutants: complex special cases, forgotten keywords, copies.
 
-Registered into :data:`conformance.mutants.MUTANTS` on import, like
-:mod:`conformance.mutants._more`; :data:`SECOND_SET` names them, so that the
+Registered into :data:`tests.conformance.mutants.MUTANTS` on import, like
+:mod:`tests.conformance.mutants._more`; :data:`SECOND_SET` names them, so that the
 catch rates of the first 70 and of these can be reported apart.
 """
 

@@ -1,4 +1,4 @@
-"""Run array-api-tests on every mutant: ``python -m conformance.mutants.compare_aat AAT_DIR``.
+"""Run array-api-tests on every mutant: ``python -m tests.conformance.mutants.compare_aat AAT_DIR``.
 
 For each mutant, runs the official suite at its default settings (100
 examples) on every test file that defines a test of the broken function (plus
@@ -21,10 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.mutants import MUTANTS
-from conformance.mutants._extra import SECOND_SET
+from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 _BASE: dict[tuple, set[str]] = {}
 
 
@@ -84,31 +83,23 @@ def run_aat(aat: Path, name: str) -> tuple[bool, float, str]:
     if key not in _BASE:
         _BASE[key], _ = _pytest(aat, "array_api_strict", files, k)
     t0 = time.perf_counter()
-    failed, tail = _pytest(aat, f"conformance.mutants.{name}", files, k)
+    failed, tail = _pytest(aat, f"tests.conformance.mutants.{name}", files, k)
     return bool(failed - _BASE[key]), time.perf_counter() - t0, tail
 
 
-def _mutant_set(which: str) -> list[str]:
-    if which == "second":
-        return list(SECOND_SET)
-    if which == "first":
-        return [n for n in MUTANTS if n not in SECOND_SET]
-    return list(MUTANTS)
-
-
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m conformance.mutants.compare_aat")
+    p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.compare_aat")
     p.add_argument("aat_dir", nargs="?", default="../array-api-tests")
     p.add_argument("names", nargs="*")
     p.add_argument("--json", metavar="PATH")
     p.add_argument(
         "--set",
-        choices=("all", "first", "second"),
+        choices=("all", *SETS),
         default="all",
-        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (_extra.py), the third (_third.py), or all",
     )
     a = p.parse_args(argv)
-    a.names = a.names or _mutant_set(a.set)
+    a.names = a.names or mutant_set(a.set)
     rows = []
     for name in a.names or list(MUTANTS):
         hit, secs, tail = run_aat(Path(a.aat_dir), name)

@@ -1,18 +1,18 @@
 """Mutant namespaces: array-api-strict with one realistic bug injected each.
 
-``import conformance.mutants.<name>`` gives ``array_api_strict`` with the bug
+``import tests.conformance.mutants.<name>`` gives ``array_api_strict`` with the bug
 :data:`MUTANTS` describes, so any tool that takes a namespace module can be
 measured on it::
 
-    python -m conformance conformance.mutants.var_ignores_correction --only var
-    ARRAY_API_TESTS_MODULE=conformance.mutants.var_ignores_correction pytest ...
+    python -m conformance tests.conformance.mutants.var_ignores_correction --only var
+    ARRAY_API_TESTS_MODULE=tests.conformance.mutants.var_ignores_correction pytest ...
 
 Each mutant names the function it breaks (``only``), the deviation kinds that
 count as catching it, its category (promotion, values, special cases, keywords,
 shapes, errors, linalg, fft, device, mutation) and the device to test on when
 the bug is a device bug.  The base is the real array-api-strict, a library
 other than the tool's reference, so a catch is a difference the tool finds
-between two independent implementations; :mod:`conformance.mutants.measure`
+between two independent implementations; :mod:`tests.conformance.mutants.measure`
 counts only deviations the unmutated base does not show.
 """
 
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MUTANTS", "Mutant", "build"]
+__all__ = ["MUTANTS", "SETS", "Mutant", "build", "mutant_set"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,9 @@ class Mutant:
 
 
 MUTANTS: dict[str, Mutant] = {}
+# namespaces that depart from array-api-strict only as the standard allows:
+# the tool must report no deviation for them (tests/conformance/mutants/_variants.py)
+VARIANTS: dict[str, Mutant] = {}
 
 
 _CATEGORY = {  # of the first mutants, registered before categories were recorded
@@ -510,10 +513,10 @@ def _(m, xp):
 
 
 def build(name: str) -> types.ModuleType:
-    """Build the namespace module ``conformance.mutants.<name>``."""
+    """Build the namespace module ``tests.conformance.mutants.<name>``."""
     import array_api_strict as xp
 
-    mutant = MUTANTS[name]
+    mutant = MUTANTS[name] if name in MUTANTS else VARIANTS[name]
     mod = types.ModuleType(f"{__name__}.{name}", mutant.description)
     for attr in dir(xp):
         if not attr.startswith("_") or attr in (
@@ -541,7 +544,8 @@ def build(name: str) -> types.ModuleType:
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path, target=None):
         prefix = __name__ + "."
-        if fullname.startswith(prefix) and fullname[len(prefix) :] in MUTANTS:
+        rest = fullname[len(prefix) :]
+        if fullname.startswith(prefix) and (rest in MUTANTS or rest in VARIANTS):
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
@@ -555,5 +559,19 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
 
-# registers the other mutants, then the second set
-from . import _extra, _more  # noqa: E402, F401
+# registers the other mutants, then the second and third sets
+from . import _extra, _more, _third, _variants  # noqa: E402, F401
+
+SETS = ("first", "second", "third")
+
+
+def mutant_set(which: str) -> list[str]:
+    """The names of one set of mutants (``first``, ``second``, ``third``) or ``all``."""
+    later = set(_extra.SECOND_SET) | set(_third.THIRD_SET)
+    if which == "second":
+        return list(_extra.SECOND_SET)
+    if which == "third":
+        return list(_third.THIRD_SET)
+    if which == "first":
+        return [n for n in MUTANTS if n not in later]
+    return list(MUTANTS)

@@ -1,4 +1,4 @@
-"""Measure the tool's catch rate on every mutant: ``python -m conformance.mutants.measure``.
+"""Measure the tool's catch rate on every mutant: ``python -m tests.conformance.mutants.measure``.
 
 The tool runs at its default settings on the name each mutant breaks (as
 ``--only NAME`` would), on the unmutated array-api-strict first and then on the
@@ -11,23 +11,36 @@ only those.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import multiprocessing
 import sys
 import time
 
-from conformance.mutants import MUTANTS
-from conformance.mutants._extra import SECOND_SET
 from conformance.runner import Options, run_entries
+from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 
 _BASE: dict[tuple, set] = {}
 
 
-def _deviations(records) -> set[tuple[str, str, str, str]]:
-    return {
-        (r.name, r.feature, r.dtype, r.kind or r.verdict)
+def _deviations(records) -> set[tuple[str, str, str, str, bool]]:
+    """What a run found: deviations, and advisories (the last field True)."""
+    out = {
+        (r.name, r.feature, r.dtype, r.kind or r.verdict, False)
         for r in records
         if r.verdict in ("deviates", "crashes", "missing")
     }
+    out |= {
+        (r.name, r.feature, r.dtype, r.kind or "", True)
+        for r in records
+        if r.verdict == "advisory"
+    }
+    out |= {
+        (r.name, r.feature, r.dtype, r.advisory["kind"], True)
+        for r in records
+        if r.advisory
+    }
+    return out
 
 
 def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> Options:
@@ -44,7 +57,12 @@ def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> O
 def caught(
     name: str, *, quick: bool = False, max_examples: int | None = None, seed: int = 0
 ) -> tuple[bool, list[str], float]:
-    """Run the tool on one mutant; return (caught, new deviations, seconds)."""
+    """Run the tool on one mutant; return (caught, what it found, seconds).
+
+    A mutant is caught by a deviation the base does not show or, for a bug
+    the standard words with "should", by an advisory; advisories are marked
+    so in what is returned.
+    """
     m = MUTANTS[name]
     key = (m.only, m.device, quick, max_examples, seed)
     if key not in _BASE:
@@ -54,28 +72,29 @@ def caught(
         _BASE[key] = _deviations(base)
     t0 = time.perf_counter()
     records = run_entries(
-        [m.only], _opts(f"conformance.mutants.{name}", m, quick, max_examples, seed)
+        [m.only],
+        _opts(f"tests.conformance.mutants.{name}", m, quick, max_examples, seed),
     )
     secs = time.perf_counter() - t0
     new = _deviations(records) - _BASE[key]
-    found = [
-        f"{r.kind}: {r.feature} {r.dtype}: {r.message}"
-        for r in records
-        if (r.name, r.feature, r.dtype, r.kind or r.verdict) in new
-    ]
+    found = []
+    for n, feature, dtype, kind, advisory in sorted(new, key=lambda t: t[4]):
+        r = next(
+            r for r in records if (r.name, r.feature, r.dtype) == (n, feature, dtype)
+        )
+        msg = r.advisory["message"] if advisory and r.advisory else r.message
+        found.append(
+            f"{kind}: {feature} {dtype}: {msg}" + (" (advisory)" if advisory else "")
+        )
     return bool(new), found, secs
 
 
-def _mutant_set(which: str) -> list[str]:
-    if which == "second":
-        return list(SECOND_SET)
-    if which == "first":
-        return [n for n in MUTANTS if n not in SECOND_SET]
-    return list(MUTANTS)
+def _one(name: str, **kw) -> tuple[bool, list[str], float]:
+    return caught(name, **kw)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m conformance.mutants.measure")
+    p = argparse.ArgumentParser(prog="python -m tests.conformance.mutants.measure")
     p.add_argument("names", nargs="*")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--max-examples", type=int)
@@ -83,19 +102,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="PATH")
     p.add_argument(
         "--set",
-        choices=("all", "first", "second"),
+        choices=("all", *SETS),
         default="all",
-        help="the first 70 mutants, the second set (conformance.mutants._extra), or all",
+        help="the first 70 mutants, the second set (_extra.py), the third (_third.py), or all",
     )
+    p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     a = p.parse_args(argv)
-    a.names = a.names or _mutant_set(a.set)
+    a.names = a.names or mutant_set(a.set)
     names = a.names or list(MUTANTS)
     rows = []
-    for name in names:
+    job = functools.partial(
+        _one, quick=a.quick, max_examples=a.max_examples, seed=a.seed
+    )
+    if a.jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(a.jobs)
+        results = pool.imap(job, names)
+    else:
+        pool, results = None, map(job, names)
+    for name, (hit, found, secs) in zip(names, results, strict=True):
         m = MUTANTS[name]
-        hit, found, secs = caught(
-            name, quick=a.quick, max_examples=a.max_examples, seed=a.seed
-        )
         rows.append(
             {
                 "mutant": name,
@@ -104,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
                 "caught": hit,
                 "seconds": round(secs, 2),
                 "first": found[0] if found else "",
+                "how": (
+                    ""
+                    if not hit
+                    else "advisory"
+                    if all(f.endswith("(advisory)") for f in found)
+                    else "deviation"
+                ),
             }
         )
         print(
@@ -111,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{found[0][:80] if found else ''}",
             flush=True,
         )
+    if pool is not None:
+        pool.close()
+        pool.join()
     n = sum(r["caught"] for r in rows)
     print(f"catch rate: {n}/{len(rows)}")
     if a.json:

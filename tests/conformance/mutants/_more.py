@@ -1,6 +1,6 @@
 """More mutants: one realistic bug each, grouped by what they break.
 
-Registered into :data:`conformance.mutants.MUTANTS` on import; see that module.
+Registered into :data:`tests.conformance.mutants.MUTANTS` on import; see that module.
 Each bug is one a real library has had or could easily have: a keyword
 forgotten, an off-by-one, a naive formula, a promotion shortcut, an error not
 raised.

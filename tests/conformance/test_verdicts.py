@@ -1,0 +1,319 @@
+"""Verdicts that follow the standard's words, repros that run, usable outputs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conformance import report
+from conformance.calls import DEV, Arr, Call, render_repro
+from conformance.checks import Where, where_differs
+from conformance.prove import PROVEN
+from conformance.runner import Options, _quick_pick, run, run_entries
+
+from .conftest import ROOT
+
+
+def _bad(records):
+    return [r for r in records if r.verdict in ("deviates", "crashes", "missing")]
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"),
+    [
+        ("no_data_dependent_shapes", ["unique_values", "unique_all", "nonzero"]),
+        ("no_boolean_indexing", ["Array.__getitem__"]),
+        ("flushes_subnormals", ["multiply", "sqrt"]),
+        ("recommended_errors_not_raised", ["squeeze", "matmul"]),
+        ("inplace_without_mutation", ["Array.__iadd__"]),
+    ],
+)
+def test_what_the_standard_allows_is_never_a_deviation(variant, names):
+    records = run_entries(
+        names,
+        Options(f"tests.conformance.mutants.{variant}", quick=True, database=None),
+    )
+    assert not _bad(records), [(r.name, r.feature, r.message) for r in _bad(records)]
+    if variant != "flushes_subnormals":  # FTZ is implementation-defined: silent
+        assert any(r.verdict == "advisory" for r in records)
+    verdicts = report.name_verdicts(records)
+    assert "deviates" not in verdicts.values()
+
+
+def test_a_should_level_departure_is_an_advisory_not_a_deviation():
+    # "nan values should be considered distinct"
+    records = run_entries(
+        ["unique_values"],
+        Options(
+            "tests.conformance.mutants.unique_values_merges_nans",
+            quick=True,
+            database=None,
+        ),
+    )
+    assert not _bad(records)
+    adv = [r for r in records if r.verdict == "advisory"]
+    assert {r.feature for r in adv} == {"nan,signed-zero"}
+
+
+def test_the_declared_revision_is_the_default():
+    opts = Options("tests.conformance.mutants.declares_2023_12", database=None)
+    records = run_entries(["__array_api_version__"], opts)
+    assert opts.version == "2023.12"
+    assert "declared by" in opts.version_note
+    assert all(r.verdict == "conforms" for r in records)
+    # --version overrides; the declaration then differs, which is no deviation
+    opts = Options(
+        "tests.conformance.mutants.declares_2023_12", version="2025.12", database=None
+    )
+    records = run_entries(["__array_api_version__"], opts)
+    assert [r.verdict for r in records if r.feature == "value"] == ["advisory"]
+
+
+def test_a_missing_in_place_operator_is_an_advisory():
+    from conformance.registry import build_registry
+    from conformance.runner import make_context
+    from conformance.static import check_static
+
+    ctx = make_context(Options("array_api_strict", database=None))
+
+    class NoInPlace:  # an array type of a library without mutation
+        pass
+
+    ctx.target_array = lambda: NoInPlace()
+    entry = build_registry(ctx.version)["Array.__iadd__"]
+    (rec,) = check_static(entry, ctx)
+    assert rec.verdict == "advisory"
+    assert "falls back to __add__" in rec.message
+
+
+def test_a_result_without_device_is_placed_by_dlpack():
+    class NoDevice:
+        def __init__(self, where):
+            self.where = where
+
+        def __dlpack_device__(self):
+            return self.where
+
+    assert where_differs(NoDevice((1, 0)), Where("cpu", (1, 0))) == ""
+    assert "DLPack device (2, 0)" in where_differs(
+        NoDevice((2, 0)), Where("cpu", (1, 0))
+    )
+    # nothing tells where it is: nothing reported (Array.device reports it once)
+    assert where_differs(object(), Where("cpu", (1, 0))) == ""
+    assert where_differs(object(), "cpu") == ""
+
+
+def test_quick_keeps_one_dtype_per_promotion_group_and_takes_turns():
+    names = (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+    first, second = _quick_pick(names, 0), _quick_pick(names, 1)
+    assert {"float32", "float64", "bool"} <= set(first)
+    # a narrow and a wide integer of each signedness in every pick
+    for pick in (first, second):
+        assert len({d for d in pick if d.startswith("int")}) == 2
+        assert len({d for d in pick if d.startswith("uint")}) == 2
+    # over two features, every dtype runs
+    assert set(first) | set(second) == set(names)
+
+
+def test_every_deviation_repro_was_run_and_shows_it():
+    opts = Options(
+        "tests.conformance.mutants.add_int8_uint8_is_int8",
+        quick=True,
+        only=("add", "clip"),
+        database=None,
+    )
+    records, _ = run(opts)
+    bad = _bad(records)
+    assert bad
+    for r in bad:
+        assert r.proof == PROVEN, (r.feature, r.proof)
+        assert r.repro
+
+
+def test_a_repro_that_does_not_reproduce_is_dropped():
+    from conformance.prove import prove
+    from conformance.runner import Record
+
+    r = Record("sign", "default", "float32", "default", "deviates", "value")
+    r.repro = "import numpy as xp\nprint(xp.sign(xp.asarray([1.0])))"
+    r.proof_spec = {
+        "setup": ["import numpy as xp"],
+        "expr": "xp.sign(xp.asarray([1.0]))",
+        "got": "float64 (1,) [-1.0] on cpu",  # not what numpy gives
+        "want": "float64 (1,) [1.0]",
+    }
+    broken = Record("sign", "default", "float64", "default", "deviates", "value")
+    broken.repro = "x"
+    broken.proof_spec = {"setup": ["import numpy as xp", "y = undefined"], "expr": "y"}
+    broken.proof_spec["got"] = ""
+    prove([r, broken], Options("numpy"))
+    assert r.repro is None
+    assert r.proof.startswith("no standalone repro: run alone, the call gives")
+    assert broken.repro is None
+    assert "NameError" in broken.proof
+
+
+def test_repros_keep_zero_length_dimensions_and_define_the_device():
+    import ocean_array_api as xp
+
+    x = xp.zeros((0, 3), dtype=xp.float32)
+    code = render_repro(Call("ones_like", (Arr(x),), {"device": DEV}), "numpy", "e")
+    assert "xp.zeros((0, 3), dtype=xp.float32)" in code
+    assert "DEV = xp.__array_namespace_info__().default_device()" in code
+    setitem = Call(
+        "Array.__setitem__", (Arr(xp.asarray([1.0, 2.0])), slice(None, None, -1), 3.0)
+    )
+    lines = render_repro(setitem, "numpy", "e").splitlines()
+    assert lines[-3:-1] == ["x[::-1] = 3.0", "print(x)"]
+    lazy = render_repro(Call("sin", (Arr(x),)), "dask.array", "e", lazy=True)
+    assert "print(xp.sin(x).compute())" in lazy
+
+
+def test_signature_deviations_get_an_inspect_repro():
+    opts = Options("numpy", quick=True, only=("argsort",), database=None)
+    records, _ = run(opts)
+    (sig,) = [r for r in records if r.feature == "signature"]
+    assert sig.verdict == "deviates"
+    assert "print(inspect.signature(xp.argsort))" in sig.repro
+    assert sig.proof == PROVEN
+    # the cells that pass the missing keyword are one group in the summary
+    text = report.summary(records, opts, 1.0)
+    assert (
+        sum(line.startswith("  argsort: signature") for line in text.splitlines()) == 1
+    )
+
+
+def test_xfails_file_holds_plain_ids_with_comments_on_their_own_lines():
+    opts = Options("numpy", quick=True, only=("argsort", "can_cast"), database=None)
+    records, _ = run(opts)
+    text = report.to_xfails(records, opts)
+    ids = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    assert "array_api_tests/test_signatures.py::test_func_signature[argsort]" in ids
+    assert all("#" not in i and " " not in i for i in ids)
+
+
+def test_reports_are_written_as_names_finish_and_on_ctrl_c(tmp_path):
+    seen = []
+    calls = [0]
+
+    def progress(done, total, name):
+        calls[0] += 1
+        if calls[0] == 2:
+            raise KeyboardInterrupt
+
+    opts = Options(
+        "ocean_array_api",
+        quick=True,
+        only=("sign", "add", "sum"),
+        database=None,
+        progress=progress,
+    )
+    records, secs = run(opts, on_records=lambda rs: seen.append(len(rs)))
+    assert opts.interrupted
+    assert seen  # the first name's records were handed over as it finished
+    assert {r.name for r in records} < {"sign", "add", "sum"}
+    data = report.to_json(records, opts, secs)
+    assert data["complete"] is False
+    json.dumps(data)
+
+
+def test_json_has_coverage_and_advisories(tmp_path, tool):
+    out = tmp_path / "r.json"
+    r = tool(
+        "tests.conformance.mutants.recommended_errors_not_raised",
+        "--quick",
+        "--only",
+        "sum,squeeze",
+        "--database",
+        "",
+        "--json",
+        str(out),
+    )
+    data = json.loads(out.read_text())
+    assert r.returncode == 1  # array-api-strict: sum over axis 0 of a 0-d array
+    cov = data["coverage"]["sum"]
+    for cls in ("NaN", "empty array", "axis=()", "axis tuple", "negative axis"):
+        assert cls in cov, cls
+    assert cov["keepdims=True"] > 0
+    assert data["advisories"] >= 1
+    assert data["functions"]["squeeze"]["advisories"]
+    assert data["functions"]["squeeze"]["verdict"] == "conforms"
+    assert data["complete"] is True
+
+
+def test_a_module_that_is_not_an_array_namespace_exits_2(tool):
+    r = tool("json", "--quick")
+    assert r.returncode == 2
+    assert "not an array namespace" in r.stderr
+
+
+def test_the_tool_finds_nothing_in_the_reference_across_special_inputs():
+    names = ["sum", "var", "max", "argmax", "linalg.pinv", "linalg.matrix_rank"]
+    names += ["linalg.slogdet", "where", "repeat", "copysign", "expand_dims"]
+    records = run_entries(names, Options("ocean_array_api", quick=True, database=None))
+    assert not _bad(records), [(r.name, r.feature, r.message) for r in _bad(records)]
+    assert np.all(
+        [r.verdict != "untestable" for r in records if r.feature != "presence"]
+    )
+    assert ROOT.exists()
+
+
+def test_ctrl_c_leaves_a_partial_json_report_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import tool_env
+
+    out = tmp_path / "r.json"
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "ocean_array_api",
+            "--quick",
+            "--database",
+            "",
+            "--no-prove",
+            "--json",
+            str(out),
+        ],
+        env=tool_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(3000):  # until the first name's report is written
+            if out.exists() or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert out.exists(), "no report was written as names finished"
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    data = json.loads(out.read_text())
+    assert data["complete"] is False
+    assert 0 < len(data["functions"]) < 267
