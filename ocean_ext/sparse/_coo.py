@@ -546,7 +546,7 @@ class COO:
         for item in st.readonly:
             if not _ix.regions_meet(reg, item[0]):
                 continue
-            if not _ix.region_within(item[0], reg):
+            if not _ix.extent_within(item[0], reg, st.shape):
                 msg = (
                     f"{where}: `x` is a view of read-only memory (an array it "
                     f"shares memory with was made read-only); call "

@@ -40,6 +40,7 @@ __all__ = [
     "region",
     "region_keys_grid",
     "region_keys_sorted",
+    "extent_within",
     "region_within",
     "regions_meet",
     "select",
@@ -593,6 +594,32 @@ def regions_meet(
     if r1 is None or r2 is None:
         return False
     return all(_meet(a, b) for a, b in zip(r1, r2, strict=True))
+
+
+def extent_within(
+    inner: tuple[Progression, ...] | None,
+    outer: tuple[Progression, ...] | None,
+    base_shape: tuple[int, ...],
+) -> bool:
+    """Whether the span of ``inner`` lies in that of ``outer``, each span
+    running from its first to its last base position in C order: the rule
+    dense arrays follow for memory (``set_readonly(x, False)`` releases the
+    read-only regions whose byte span lies within the span of ``x``), with
+    the base positions standing for the bytes."""
+    if inner is None:
+        return True
+    if outer is None:
+        return False
+
+    def span(r: tuple[Progression, ...]) -> tuple[int, int]:
+        lo = hi = 0
+        for (first, step, count), n in zip(r, base_shape, strict=True):
+            lo = lo * n + first
+            hi = hi * n + first + (count - 1) * step
+        return lo, hi
+
+    (ilo, ihi), (olo, ohi) = span(inner), span(outer)
+    return olo <= ilo and ihi <= ohi
 
 
 def region_within(

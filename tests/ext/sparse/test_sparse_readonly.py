@@ -133,6 +133,22 @@ def test_imatmul_writes_in_place_through_views():
         v @= xp.ones((2, 3))
 
 
+def test_release_of_a_strided_view_spanning_the_read_only_region_matches_dense():
+    # flip(x) read-only, then v = flip(x)[None, ::3, None] reaches base
+    # positions 3 and 0 only, but spans all four: dense releases (its rule is
+    # the byte span), so sparse must too (it once compared exact positions)
+    x = xp.asarray(np.arange(1.0, 5.0), copy=True)
+    s = sparse.COO.from_dense(xp.asarray(np.arange(1.0, 5.0)))
+    fx, fs = xp.flip(x), sparse.flip(s)
+    ocean_ext.set_readonly(fx)
+    ocean_ext.set_readonly(fs)
+    vx, vs = fx[None, ::3, None], fs[None, ::3, None]
+    ocean_ext.set_readonly(vx, False)
+    ocean_ext.set_readonly(vs, False)
+    assert ocean_ext.is_readonly(vx) == ocean_ext.is_readonly(vs)
+    assert ocean_ext.is_readonly(x) == ocean_ext.is_readonly(s)
+
+
 # --- the property: sparse does what dense does ---------------------------------
 def _outcome(f: Any) -> Any:
     try:
