@@ -61,6 +61,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _pool as _mem
+
 ndarray = np.ndarray
 
 try:  # compiled by setup.py; absent in a source checkout that was not built
@@ -481,13 +483,13 @@ def _empty_like_operands(
     if len(full) == 1:
         a = full[0]
         if 0 not in a.strides:
-            return np.empty_like(a, dtype=dtype)
+            return _mem.empty_like(a, dtype)
     elif full:
         if all(a.flags.c_contiguous for a in full):
-            return np.empty(shape, dtype)
+            return _mem.empty(shape, dtype)
         if all(a.flags.f_contiguous for a in full):
-            return np.empty(shape, dtype, order="F")
-    return np.empty(shape, dtype)
+            return _mem.empty(shape, dtype, order="F")
+    return _mem.empty(shape, dtype)
 
 
 _dtypes: dict[tuple[Any, ...], np.dtype] = {}
@@ -761,7 +763,7 @@ def astype(func: Callable[..., Any], x: Any, dtype: Any, copy: bool) -> Any:
     nthreads = current_threads()
     if not isinstance(x, ndarray) or (not copy and x.dtype == dtype):
         return func(x, dtype, copy)
-    return _copy_parts(np.empty_like(x, dtype=dtype), x, nthreads)
+    return _copy_parts(_mem.empty_like(x, dtype), x, nthreads)
 
 
 def copy(func: Callable[..., Any], x: Any) -> Any:
@@ -771,9 +773,9 @@ def copy(func: Callable[..., Any], x: Any) -> Any:
     if nthreads <= 1 or not isinstance(x, ndarray):
         return func(x)
     if x.dtype.isnative:
-        res = np.empty(x.shape, x.dtype)
+        res = _mem.empty(x.shape, x.dtype)
     else:
-        res = np.empty_like(x, dtype=x.dtype.newbyteorder("="))
+        res = _mem.empty_like(x, x.dtype.newbyteorder("="))
     return _copy_parts(res, x, nthreads)
 
 
@@ -796,7 +798,7 @@ def clip(func: Callable[..., Any], x: Any, lo: Any, hi: Any) -> Any:
             return func(x, lo, hi)
     if _result_dtype(func, (x, lo, hi)) != native:
         return func(x, lo, hi)
-    res = np.empty_like(x, dtype=native)
+    res = _mem.empty_like(x, native)
     axis = _outer_axis(res)
     if axis is None:
         return func(x, lo, hi)
@@ -886,7 +888,7 @@ def _concatenate(arrays: Sequence[Any], axis: int | None, dtype: Any = None) -> 
     probe = np.concatenate([_first(p) for p in parts], ax, dtype=dtype)
     shape = list(parts[0].shape)
     shape[ax] = sum(p.shape[ax] for p in parts)
-    res = np.empty(shape, probe.dtype)
+    res = _mem.empty(tuple(shape), probe.dtype)
     # pieces: (destination, source) pairs, each input cut along its first
     # axis into pieces of about 2 * _PART elements
     pieces: list[tuple[ndarray, ndarray]] = []

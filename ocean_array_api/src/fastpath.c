@@ -532,6 +532,22 @@ watch_table(PyObject *ops)
 }
 #endif
 
+/* ocean_cpu._parallel_c's ``_C_direct`` (see there): the function a call of
+ * a Parallel table entry goes straight to when below its threshold; set when
+ * the CPU backend's entry is built, NULL without the compiled module. */
+typedef PyObject *(*direct_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+static direct_fn parallel_direct = NULL;
+
+/* ``f`` itself, or, when ``f`` is a Parallel entry and the call ``f(*args)``
+ * below its threshold, the function it would call (borrowed; ``f`` holds
+ * it): the call then saves the wrapper's own.  Runs no Python code. */
+static inline PyObject *
+direct_kernel(PyObject *f, PyObject *const *args, Py_ssize_t n)
+{
+    PyObject *in = parallel_direct != NULL ? parallel_direct(f, args, n, NULL) : NULL;
+    return in != NULL ? in : f;
+}
+
 /* The address of the size threshold of a parallel CPU entry (its
  * ``_size_limit`` capsule, see ocean_cpu/src/parallel.c), or NULL. */
 static const Py_ssize_t *
@@ -579,6 +595,11 @@ entry_build(PyObject *dev)
             mod != NULL && PyUnicode_Check(mod) &&
             PyUnicode_CompareWithASCIIString(mod, "ocean_cpu._backend") == 0;
         Py_XDECREF(mod);
+        PyErr_Clear();
+    }
+    if (numpy_scalars && parallel_direct == NULL) {
+        parallel_direct =
+            (direct_fn)PyCapsule_Import("ocean_cpu._parallel_c._C_direct", 0);
         PyErr_Clear();
     }
     if (numpy_scalars) {
@@ -1048,6 +1069,11 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
                  !PyTypeNum_ISCOMPLEX(PyArray_TYPE((PyArrayObject *)fx.data));
         Py_SETREF(func, Py_NewRef(square ? np_square : np_power));
     }
+    else {
+        PyObject *ops2[2] = {fx.data, b}, *in = direct_kernel(func, ops2, 2);
+        if (in != func)
+            Py_SETREF(func, Py_NewRef(in)); /* the table holds the wrapper */
+    }
     PyObject *a = fx.data, *r;
     if (square) {
         PyObject *args[2] = {a, a};
@@ -1112,7 +1138,7 @@ fast_unary(FastOp *op, PyObject *x)
     func = kernel(e, op->op);
     if (func == NULL)
         goto done;
-    Py_INCREF(func);
+    func = Py_NewRef(direct_kernel(func, &fx.data, 1));
     PyObject *r = PyObject_CallOneArg(func, fx.data);
     if (r == NULL) { /* the Python definition lets it through as it is */
         res = NULL;
@@ -1512,7 +1538,10 @@ fast_setitem(PyObject *x, PyObject *key, PyObject *value)
     func = kernel(e, s_setitem);
     if (func == NULL)
         goto done;
-    Py_INCREF(func);
+    {
+        PyObject *args[3] = {d, nkey, v};
+        func = Py_NewRef(direct_kernel(func, args, 3));
+    }
     if (func == op_setitem)
         r = PyObject_SetItem(d, nkey, v) < 0 ? NULL : Py_NewRef(Py_None);
     else {

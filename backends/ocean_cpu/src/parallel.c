@@ -154,6 +154,28 @@ par_vectorcall(Parallel *self, PyObject *const *args, size_t nargsf,
     return res;
 }
 
+static PyTypeObject Parallel_Type;
+
+/* For the compiled fast path of the front end (ocean_array_api/src/fastpath.c,
+ * through the capsule ``_C_direct``): the function that the call
+ * ``f(*args)`` would go straight to, borrowed (``f`` holds it), when ``f`` is
+ * a Parallel and the call is below its threshold; else NULL.  No error is
+ * set and no Python code runs, so the caller may call the result at once
+ * (holding ``f``'s table entry) and save the Parallel's own call. */
+static PyObject *
+parallel_direct(PyObject *f, PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames)
+{
+    if (Py_TYPE(f) != &Parallel_Type)
+        return NULL;
+    Parallel *self = (Parallel *)f;
+    if (self->func == NULL || self->strategy == NULL)
+        return NULL;
+    if (call_size(self, args, nargs, kwnames) >= limits[self->limit])
+        return NULL;
+    return self->func;
+}
+
 static PyObject *
 par_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -366,6 +388,13 @@ PyInit__parallel_c(void)
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
+    PyObject *direct =
+        PyCapsule_New((void *)parallel_direct, "ocean_cpu._parallel_c._C_direct", NULL);
+    if (direct == NULL || PyModule_AddObject(m, "_C_direct", direct) < 0) {
+        Py_XDECREF(direct);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddObjectRef(m, "Parallel", (PyObject *)&Parallel_Type) < 0 ||
         PyModule_AddIntConstant(m, "N_LIMITS", N_LIMITS) < 0) {
         Py_DECREF(m);
