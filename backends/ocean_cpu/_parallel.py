@@ -338,12 +338,21 @@ class _Pool:
             job = _Job(fn, n)
             for q in self.queues[: nthreads - 1]:
                 q.put(job)
-            job.work()
-            job.wait()
+            try:
+                job.work()
+                job.wait()
+            finally:
+                # every item is taken: a late worker finds none, and must not
+                # keep fn (and the result it writes) alive until it wakes
+                job.fn = _no_item
         finally:
             self.lock.release()
         if job.error is not None:
             raise job.error
+
+
+def _no_item(i: int) -> None:  # pragma: no cover - never called
+    """What a finished job holds instead of its function (nothing to keep)."""
 
 
 def _worker(q: _queue.SimpleQueue[_Job]) -> None:
