@@ -26,8 +26,8 @@ default an eighth of the memory the process may use, at most 512 MiB;
 
 from __future__ import annotations
 
+import _thread
 import os
-import threading
 import weakref
 from typing import Any
 
@@ -41,7 +41,8 @@ _free: dict[int, list[np.ndarray]] = {}
 _held = 0
 # re-entrant: a finaliser (a block coming back) may run inside a critical
 # section of the same thread, when an allocation there starts the GC
-_lock = threading.RLock()
+# (_thread's: ``threading`` is not loaded at import, see _parallel)
+_lock = _thread.RLock()
 
 
 def _default_limit() -> int:
