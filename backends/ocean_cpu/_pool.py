@@ -114,7 +114,9 @@ def empty(shape: tuple[int, ...], dtype: Any, order: str = "C") -> np.ndarray:
     # every view of the result keeps alive (and nothing else holds)
     holder = flat.base
     if not isinstance(holder, memoryview) or holder.obj is not raw:
-        return flat.reshape(shape, order="F" if order == "F" else "C")  # pragma: no cover
+        return flat.reshape(
+            shape, order="F" if order == "F" else "C"
+        )  # pragma: no cover
     weakref.finalize(holder, _give_back, raw).atexit = False
     return flat.reshape(shape, order="F" if order == "F" else "C")
 

@@ -60,13 +60,17 @@ def test_a_freed_block_is_handed_out_again():
     b = _pool.empty((100,), np.int64)  # same byte size, another shape and dtype
     assert address(b) == where
     assert _pool.held() == 0
-    assert b.shape == (100,) and b.dtype == np.int64 and b.flags.writeable
+    assert b.shape == (100,)
+    assert b.dtype == np.int64
+    assert b.flags.writeable
 
 
 def test_fortran_order_and_layouts():
     f = np.asfortranarray(np.ones((20, 30)))
     r = _pool.empty_like(f, np.float32)
-    assert r.flags.f_contiguous and r.dtype == np.float32 and r.shape == (20, 30)
+    assert r.flags.f_contiguous
+    assert r.dtype == np.float32
+    assert r.shape == (20, 30)
     c = _pool.empty_like(np.ones((20, 30)), np.float64)
     assert c.flags.c_contiguous
     s = _pool.empty_like(np.ones((20, 30))[:, ::2], np.float64)  # neither
@@ -95,11 +99,12 @@ def test_the_environment_sets_the_limit(env, want):
     code = "from ocean_cpu import _pool; print(_pool.limit())"
     backends = os.path.join(os.path.dirname(os.path.dirname(xp.__file__)), "backends")
     env_vars = dict(os.environ, OCEAN_CPU_POOL_BYTES=env)
-    env_vars["PYTHONPATH"] = os.pathsep.join(
-        [backends, env_vars.get("PYTHONPATH", "")]
-    )
+    env_vars["PYTHONPATH"] = os.pathsep.join([backends, env_vars.get("PYTHONPATH", "")])
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env_vars, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        env=env_vars,
+        capture_output=True,
+        text=True,
         check=True,
     )
     assert int(out.stdout) == want
