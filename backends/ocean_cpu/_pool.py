@@ -109,7 +109,7 @@ def empty(shape: tuple[int, ...], dtype: Any, order: str = "C") -> np.ndarray:
     if raw is None:
         raw = np.empty(nbytes, np.uint8)
     # (through a memoryview: given raw itself, NumPy would make raw the base)
-    flat = np.frombuffer(memoryview(raw), dtype=dt, count=count)
+    flat = np.frombuffer(memoryview(raw), dtype=dt, count=count)  # type: ignore[arg-type]
     # the end of the result's base chain: the memoryview NumPy took, which
     # every view of the result keeps alive (and nothing else holds)
     holder = flat.base
