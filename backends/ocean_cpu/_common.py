@@ -107,7 +107,8 @@ def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
     for a in axis:
         key[a] = rev
     # (..., first: x[()] of a 0-d array is a scalar, not an array)
-    return x[(Ellipsis,) + tuple(key)]  # (no starred subscript: mypy at 3.10)
+    key.insert(0, Ellipsis)
+    return x[tuple(key)]
 
 
 def unstack(x: Any, axis: int) -> tuple[Any, ...]:
