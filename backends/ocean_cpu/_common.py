@@ -103,7 +103,7 @@ def flip(x: Any, axis: tuple[int, ...] | None) -> Any:
     rev = slice(None, None, -1)
     if axis is None:
         return x[(rev,) * x.ndim] if x.ndim else x[...]
-    key = [slice(None)] * x.ndim
+    key: list[Any] = [slice(None)] * x.ndim
     for a in axis:
         key[a] = rev
     # (..., first: x[()] of a 0-d array is a scalar, not an array)
