@@ -18,6 +18,7 @@ values against ``cpu:0`` (``dask_programs._close``), or the error type.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 
 import numpy as np
@@ -510,3 +511,26 @@ def test_what_the_long_differential_run_found():
         warnings.simplefilter("error")
         r = xp.isin(on(np.arange(16).reshape(4, 4), 1), on(np.arange(5), 1))
     same(values(r), np.isin(np.arange(16).reshape(4, 4), np.arange(5)))
+
+
+def test_zeros_and_ones_like_of_data_dependent_size_in_every_dtype():
+    # found by a longer differential run (seed 3074): zeros_like of a bool
+    # array of data-dependent length raised TypeError (a Python 0 put into
+    # bool), where cpu:0 gives False
+    for dtype in (xp.bool, xp.int8, xp.uint8, xp.float32, xp.complex64):
+        m = masked(np.ones(4, dtype=np.dtype(str(dtype))), 3)
+        assert m.shape == (None,)
+        for f, want in ((xp.zeros_like, 0), (xp.ones_like, 1)):
+            got = f(m)
+            assert got.dtype == dtype
+            assert got.shape == (None,)
+            same(values(got), np.full(4, want, dtype=np.dtype(str(dtype))))
+        assert values(xp.empty_like(m)).shape == (4,)
+    b = masked(np.array([True, False, True]), 2)
+    same(values(xp.zeros_like(b, dtype=xp.float64)), np.zeros(3))
+    # full_like keeps the CPU's TypeError for a fill value of another kind
+    with pytest.raises(TypeError, match="fill_value"):
+        xp.full_like(b, 0)
+    with pytest.raises(TypeError, match="fill_value"):
+        xp.full_like(xp.asarray([True], device=CPU), 0)
+
