@@ -534,3 +534,29 @@ def test_zeros_and_ones_like_of_data_dependent_size_in_every_dtype():
     with pytest.raises(TypeError, match="fill_value"):
         xp.full_like(xp.asarray([True], device=CPU), 0)
 
+
+@pytest.mark.parametrize(
+    ("shape", "mask_shape"),
+    [((1,), (0,)), ((2, 3, 4), (0,)), ((2, 3, 4), (0, 3)), ((2, 3, 4), (2, 0)),
+     ((2, 3, 4), (0, 0)), ((2, 3, 4), (2, 3, 0)), ((0,), (0,))],
+)  # fmt: skip
+def test_a_mask_dimension_of_size_0_fits_any_length(shape, mask_shape):
+    # found by array-api-tests' test_getitem_masking: the standard lets a
+    # mask's dimension be the array's length or 0; the dask device raised
+    # IndexError for 0 where cpu:0 selects nothing
+    a = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    key = np.zeros(mask_shape, dtype=bool)
+    want = xp.asarray(a, device=CPU)[xp.asarray(key, device=CPU)]
+    for chunks in (1, 2):
+        got = on(a, chunks)[on(key, 1)]
+        assert got.shape == want.shape
+        same(values(got), np.asarray(want))
+        # assignment writes nothing, and checks the value's shape as NumPy
+        x = on(a, chunks)
+        x[on(key, 1)] = 7.0
+        same(values(x), a)
+        if len(shape) > len(mask_shape):
+            with pytest.raises(ValueError, match="broadcast"):
+                x[on(key, 1)] = on(np.ones(shape[-1] + 1), 1)
+    m = masked(np.arange(3.0), 2)  # data-dependent length
+    assert values(m[on(np.zeros(0, dtype=bool), 1)]).shape == (0,)
