@@ -560,3 +560,16 @@ def test_a_mask_dimension_of_size_0_fits_any_length(shape, mask_shape):
                 x[on(key, 1)] = on(np.ones(shape[-1] + 1), 1)
     m = masked(np.arange(3.0), 2)  # data-dependent length
     assert values(m[on(np.zeros(0, dtype=bool), 1)]).shape == (0,)
+
+
+@pytest.mark.parametrize("chunks", [(2, 2), (1, 1), (1, 2)])
+def test_a_product_of_an_array_of_data_dependent_size_with_itself(chunks):
+    # found by a longer differential run (seed 3052): x @ x with x of shape
+    # (None, 2) in one chunk raised NotImplementedError; marking the sizes of
+    # an operand unknown kept its name, and dask, which keys what it knows of
+    # an operand's chunks by name, saw one array with two chunkings
+    a = np.array([[3.0, -2.0], [-3.0, 2.0]])
+    x = masked(a, chunks)
+    same(values(x @ x), a @ a)
+    same(values(xp.tensordot(x, x, axes=([0], [0]))), np.tensordot(a, a, ([0], [0])))
+    same(values(xp.matmul(x, x[:, 0])), a @ a[:, 0])
