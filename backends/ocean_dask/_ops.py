@@ -2362,7 +2362,15 @@ def _promoted(res: Any, x1: Any, x2: Any) -> Any:
 
 def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
     rt = np.result_type(x1.dtype, x2.dtype)
-    prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
+    if _sizes.unknown(x1) or _sizes.unknown(x2):
+        # paired exactly, as elementwise functions pair them (dask's own
+        # product pairs chunks of unknown size by position: a wrong shape)
+        def block(a: Any, b: Any) -> Any:
+            return (_chunks.module_of(a).conj(a) if a.dtype.kind == "c" else a) * b
+
+        prod = _elemwise(block, x1, x2, dtype=rt)
+    else:
+        prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
     return prod.sum(axis=axis, dtype=rt)
 
 

@@ -573,3 +573,20 @@ def test_a_product_of_an_array_of_data_dependent_size_with_itself(chunks):
     same(values(x @ x), a @ a)
     same(values(xp.tensordot(x, x, axes=([0], [0]))), np.tensordot(a, a, ([0], [0])))
     same(values(xp.matmul(x, x[:, 0])), a @ a[:, 0])
+
+
+@pytest.mark.parametrize("chunks", [(1, 1), (2, 3), (5, 5)])
+def test_vecdot_of_operands_cut_differently_with_data_dependent_sizes(chunks):
+    # found by a longer differential run (seed 4435): vecdot multiplied with
+    # dask's own product, which pairs chunks of unknown size by position: a
+    # result of shape (25,) for (5,) (an fftn output, one chunk, against its
+    # masked input in unit chunks), or dask's broadcast error
+    rng = np.random.default_rng(1)
+    a = (rng.integers(-3, 3, (5, 5)) + 1j * rng.integers(-3, 3, (5, 5))).astype(
+        np.complex128
+    )
+    x = masked(a, chunks)
+    f = xp.fft.fftn(x)
+    for axis in (-1, -2):
+        want = np.vecdot(np.fft.fftn(a), a, axis=axis)
+        same(values(xp.vecdot(f, x, axis=axis)), want)
