@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -496,8 +497,10 @@ def _like(name: str, base: Any) -> Any:
         if x.__class__ is not Array:
             type_error(where, "x", "an array", x)
         if None in x._data.shape:
+            # the 0-d value made by ``base`` itself: a Python 0 or 1 would not
+            # fit every dtype (bool)
             return _like_unknown(
-                where, x, 1 if name == "ones_like" else 0, dtype, device
+                where, x, lambda dt, dev: base((), dtype=dt, device=dev), dtype, device
             )
         return base(
             x._data.shape,
@@ -526,11 +529,16 @@ def _lazy_collection(obj: Any, where: str) -> None:
 
 
 def _like_unknown(
-    where: str, x: Array, fill_value: Any, dtype: DType | None, device: Any
+    where: str,
+    x: Array,
+    make: Callable[[DType, Device], Array],
+    dtype: DType | None,
+    device: Any,
 ) -> Array:
     """``*_like`` of an array whose shape has data-dependent sizes (None, on a
-    lazy device): ``fill_value`` put in the shape of ``x``'s chunks by the
-    table's ``full_like`` entry (no size is needed), on ``x``'s device."""
+    lazy device): the 0-d value ``make(dtype, device)`` put in the shape of
+    ``x``'s chunks by the table's ``full_like`` entry (no size is needed), on
+    ``x``'s device."""
     dev = x._device if device is None else parse_device(device, where)
     ops = x._device._ops
     if dev is not x._device or "full_like" not in ops:
@@ -540,7 +548,7 @@ def _like_unknown(
             f"first (ocean_ext.compute) or make the array on {x._device}"
         )
         raise NotImplementedError(msg)
-    value = full((), fill_value, dtype=x._dtype if dtype is None else dtype, device=dev)
+    value = make(x._dtype if dtype is None else dtype, dev)
     return _wrap(ops["full_like"](x._data, value._data), value._dtype, dev)
 
 
@@ -567,7 +575,13 @@ def full_like(
     if x.__class__ is not Array:
         type_error("full_like()", "x", "an array", x)
     if None in x._data.shape:
-        return _like_unknown("full_like()", x, fill_value, dtype, device)
+        return _like_unknown(
+            "full_like()",
+            x,
+            lambda dt, dev: full((), fill_value, dtype=dt, device=dev),
+            dtype,
+            device,
+        )
     return full(
         x._data.shape,
         fill_value,

@@ -816,6 +816,8 @@ def _getitem(x: Any, key: Any) -> Any:
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         mask = keys[0]
         _check_mask(x, mask)
+        if _selects_nothing(mask):
+            return _nothing_selected(x, mask)
         if mask.ndim == 0:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
@@ -1047,9 +1049,46 @@ def _check_mask(x: Any, mask: Any) -> None:
         msg = f"boolean index of {mask.ndim} dimensions for an array of {x.ndim}"
         raise IndexError(msg)
     for i, (m, n) in enumerate(zip(mask.shape, x.shape, strict=False)):
-        if m != n and not (_unknown(m) or _unknown(n)):
+        # Note: a size of 0 fits any length (the standard; NumPy: nothing selected)
+        if m != n and m != 0 and not (_unknown(m) or _unknown(n)):
             msg = f"boolean index has size {m} in dimension {i}, the array has {n}"
             raise IndexError(msg)
+
+
+def _selects_nothing(mask: Any) -> bool:
+    """A mask with a dimension of size 0 (known): ``x[mask]`` selects no
+    element, whatever the lengths of ``x``."""
+    return any(not _unknown(m) and m == 0 for m in mask.shape)
+
+
+def _check_broadcast(value: Any, shape: tuple[Any, ...]) -> None:
+    """NumPy's ValueError for a value that does not broadcast to ``shape``
+    (where both are known)."""
+    vshape = tuple(getattr(value, "shape", ()))
+    if any(_unknown(s) for s in (*vshape, *shape)):
+        return
+    try:
+        np.broadcast_shapes(vshape, shape)
+    except ValueError:
+        msg = (
+            f"shape mismatch: value array of shape {vshape} could not be "
+            f"broadcast to indexing result of shape {shape}"
+        )
+        raise ValueError(msg) from None
+
+
+def _nothing_selected(x: Any, mask: Any) -> Any:
+    """``x[mask]`` for a mask that selects nothing: shape ``(0, *rest)``."""
+    rest = x.shape[mask.ndim :]
+    if any(_unknown(s) for s in rest):
+        msg = (
+            "__getitem__(): a boolean index with a dimension of size 0, on an "
+            "array whose other axes have data-dependent lengths (None), cannot "
+            "be taken lazily on the dask device; compute the array first "
+            "(ocean_ext.compute or ocean_ext.persist)"
+        )
+        raise NotImplementedError(msg)
+    return _zeros(0, (0, *rest), x.dtype)
 
 
 def _expand_ellipsis(keys: tuple[Any, ...], ndim: int) -> tuple[Any, ...]:
@@ -1280,6 +1319,9 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
         value = value.arr.astype(arr.dtype)
     if len(keys) == 1 and isinstance(keys[0], _Array) and keys[0].dtype == bool:
         _check_mask(arr, keys[0])
+        if _selects_nothing(keys[0]):
+            _check_broadcast(value, (0, *arr.shape[keys[0].ndim :]))
+            return  # nothing to write
         x.arr = _mask_assign(arr, keys[0], value)
         return
     keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
@@ -2320,7 +2362,15 @@ def _promoted(res: Any, x1: Any, x2: Any) -> Any:
 
 def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
     rt = np.result_type(x1.dtype, x2.dtype)
-    prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
+    if _sizes.unknown(x1) or _sizes.unknown(x2):
+        # paired exactly, as elementwise functions pair them (dask's own
+        # product pairs chunks of unknown size by position: a wrong shape)
+        def block(a: Any, b: Any) -> Any:
+            return (_chunks.module_of(a).conj(a) if a.dtype.kind == "c" else a) * b
+
+        prod = _elemwise(block, x1, x2, dtype=rt)
+    else:
+        prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
     return prod.sum(axis=axis, dtype=rt)
 
 

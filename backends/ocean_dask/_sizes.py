@@ -309,12 +309,24 @@ def settle(res: Any) -> Any:
 
 # --- pairing chunks of data-dependent size ------------------------------------------
 def _forget(x: Any, axes: set[int]) -> Any:
-    """``x`` (the same graph) with its sizes along ``axes`` declared unknown,
-    so that dask pairs its chunks with chunks of unknown size."""
+    """``x`` with its sizes along ``axes`` declared unknown, so that dask
+    pairs its chunks with chunks of unknown size.
+
+    The chunks are ``x``'s under another name (one alias per chunk): dask
+    keys what it knows of an operand's chunks by its name, so ``x @ x``
+    would see one array with two chunkings."""
     chunks = tuple(
         tuple(math.nan for _ in c) if a in axes else c for a, c in enumerate(x.chunks)
     )
-    return da.Array(x.dask, x.name, chunks, meta=x._meta)
+    if all(n != n for a in axes for n in x.chunks[a]):
+        return x  # unknown already
+    name = f"ocean-forget-{tokenize(x.name, sorted(axes))}"
+    dsk = {
+        (name, *idx): (x.name, *idx)
+        for idx in itertools.product(*(range(n) for n in x.numblocks))
+    }
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, chunks, meta=x._meta)
 
 
 def partition(x: Any, axis: int) -> Any:

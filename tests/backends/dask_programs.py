@@ -401,6 +401,12 @@ def gen_step(g: Gen) -> Step | None:
         t = vals[int(g.rng.integers(len(vals)))].item() if len(vals) else 0
         if a.dtype.kind == "f" and not math.isfinite(t):
             t = 0.0
+        if a.dtype.kind == "f" and len(vals):
+            # halfway to the next larger value: x > t selects the same
+            # elements, but a value computed with another rounding on the
+            # dask device (a chunked var) no longer sits on the threshold
+            above = vals[vals > t]
+            t = (t + float(above.min())) / 2 if above.size else t + 1.0
         return Step("mask", (Ref(i), t))
     if r < 0.66:  # basic indexing
         i = g.pick(_nd(_is("any"), 1))
@@ -979,4 +985,9 @@ def replay(
             continue
         for r, wv in zip(res, want, strict=True):
             if wv.size <= 400 and wv.dtype.name in _DTYPES:
-                pool.append(r)
+                # a result that is an operand itself (broadcast_arrays of an
+                # array of the result shape) is copied, as generate() copies
+                # every CPU result: a later write must not reach it
+                pool.append(
+                    xp.asarray(r, copy=True) if any(r is p for p in pool) else r
+                )

@@ -18,6 +18,7 @@ values against ``cpu:0`` (``dask_programs._close``), or the error type.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 
 import numpy as np
@@ -510,3 +511,82 @@ def test_what_the_long_differential_run_found():
         warnings.simplefilter("error")
         r = xp.isin(on(np.arange(16).reshape(4, 4), 1), on(np.arange(5), 1))
     same(values(r), np.isin(np.arange(16).reshape(4, 4), np.arange(5)))
+
+
+def test_zeros_and_ones_like_of_data_dependent_size_in_every_dtype():
+    # found by a longer differential run (seed 3074): zeros_like of a bool
+    # array of data-dependent length raised TypeError (a Python 0 put into
+    # bool), where cpu:0 gives False
+    for dtype in (xp.bool, xp.int8, xp.uint8, xp.float32, xp.complex64):
+        m = masked(np.ones(4, dtype=np.dtype(str(dtype))), 3)
+        assert m.shape == (None,)
+        for f, want in ((xp.zeros_like, 0), (xp.ones_like, 1)):
+            got = f(m)
+            assert got.dtype == dtype
+            assert got.shape == (None,)
+            same(values(got), np.full(4, want, dtype=np.dtype(str(dtype))))
+        assert values(xp.empty_like(m)).shape == (4,)
+    b = masked(np.array([True, False, True]), 2)
+    same(values(xp.zeros_like(b, dtype=xp.float64)), np.zeros(3))
+    # full_like keeps the CPU's TypeError for a fill value of another kind
+    with pytest.raises(TypeError, match="fill_value"):
+        xp.full_like(b, 0)
+    with pytest.raises(TypeError, match="fill_value"):
+        xp.full_like(xp.asarray([True], device=CPU), 0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "mask_shape"),
+    [((1,), (0,)), ((2, 3, 4), (0,)), ((2, 3, 4), (0, 3)), ((2, 3, 4), (2, 0)),
+     ((2, 3, 4), (0, 0)), ((2, 3, 4), (2, 3, 0)), ((0,), (0,))],
+)  # fmt: skip
+def test_a_mask_dimension_of_size_0_fits_any_length(shape, mask_shape):
+    # found by array-api-tests' test_getitem_masking: the standard lets a
+    # mask's dimension be the array's length or 0; the dask device raised
+    # IndexError for 0 where cpu:0 selects nothing
+    a = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    key = np.zeros(mask_shape, dtype=bool)
+    want = xp.asarray(a, device=CPU)[xp.asarray(key, device=CPU)]
+    for chunks in (1, 2):
+        got = on(a, chunks)[on(key, 1)]
+        assert got.shape == want.shape
+        same(values(got), np.asarray(want))
+        # assignment writes nothing, and checks the value's shape as NumPy
+        x = on(a, chunks)
+        x[on(key, 1)] = 7.0
+        same(values(x), a)
+        if len(shape) > len(mask_shape):
+            with pytest.raises(ValueError, match="broadcast"):
+                x[on(key, 1)] = on(np.ones(shape[-1] + 1), 1)
+    m = masked(np.arange(3.0), 2)  # data-dependent length
+    assert values(m[on(np.zeros(0, dtype=bool), 1)]).shape == (0,)
+
+
+@pytest.mark.parametrize("chunks", [(2, 2), (1, 1), (1, 2)])
+def test_a_product_of_an_array_of_data_dependent_size_with_itself(chunks):
+    # found by a longer differential run (seed 3052): x @ x with x of shape
+    # (None, 2) in one chunk raised NotImplementedError; marking the sizes of
+    # an operand unknown kept its name, and dask, which keys what it knows of
+    # an operand's chunks by name, saw one array with two chunkings
+    a = np.array([[3.0, -2.0], [-3.0, 2.0]])
+    x = masked(a, chunks)
+    same(values(x @ x), a @ a)
+    same(values(xp.tensordot(x, x, axes=([0], [0]))), np.tensordot(a, a, ([0], [0])))
+    same(values(xp.matmul(x, x[:, 0])), a @ a[:, 0])
+
+
+@pytest.mark.parametrize("chunks", [(1, 1), (2, 3), (5, 5)])
+def test_vecdot_of_operands_cut_differently_with_data_dependent_sizes(chunks):
+    # found by a longer differential run (seed 4435): vecdot multiplied with
+    # dask's own product, which pairs chunks of unknown size by position: a
+    # result of shape (25,) for (5,) (an fftn output, one chunk, against its
+    # masked input in unit chunks), or dask's broadcast error
+    rng = np.random.default_rng(1)
+    a = (rng.integers(-3, 3, (5, 5)) + 1j * rng.integers(-3, 3, (5, 5))).astype(
+        np.complex128
+    )
+    x = masked(a, chunks)
+    f = xp.fft.fftn(x)
+    for axis in (-1, -2):
+        want = np.vecdot(np.fft.fftn(a), a, axis=axis)
+        same(values(xp.vecdot(f, x, axis=axis)), want)

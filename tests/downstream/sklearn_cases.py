@@ -68,6 +68,9 @@ def _lda(c):
 def _gaussian_mixture(c):
     # init_params="random" indexes with NumPy integers (x[np.int64(k)] = ...),
     # which the standard allows (any __index__ object); it raised IndexError.
+    # Fails on the dask device: scikit-learn adds reg_covar by writing into
+    # covariances[k, :, :], a view on NumPy, a separate array there (the
+    # standard leaves views to the library; docs/dask.md).
     g = GaussianMixture(n_components=2, init_params="random", random_state=0)
     g.fit(c(X))
     return [g.weights_, g.means_, g.predict_proba(c(X))]
