@@ -421,6 +421,9 @@ class Array(_Base):  # type: ignore[misc]
         setitem(self, key, value, failed)
 
     def __iter__(self) -> Any:
+        # Note: not a generator function: iter(x) itself raises for a 0-d
+        # array, as NumPy's does, so numpy.iterable(x) and other
+        # "try iter(x)" probes (matplotlib's unit handling) see a scalar.
         if self._data.ndim == 0:
             msg = "iteration over a 0-dimensional array"
             raise TypeError(msg)
@@ -431,8 +434,7 @@ class Array(_Base):  # type: ignore[misc]
                 "device; compute the array first (ocean_ext.compute)"
             )
             raise TypeError(msg)
-        for i in range(n):
-            yield self[i]
+        return (self[i] for i in range(n))
 
     # --- misc ---------------------------------------------------------------
     def __repr__(self) -> str:

@@ -9,6 +9,8 @@ import weakref
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis.extra.array_api import make_strategies_namespace
 
 import ocean_array_api as xp
 
@@ -25,6 +27,8 @@ from .helpers import (
     np_dtype,
     rng_array,
 )
+
+xps = make_strategies_namespace(xp)
 
 # --- construction and type ----------------------------------------------------
 
@@ -663,6 +667,28 @@ def test_iteration():
 def test_iteration_of_zero_dim_raises():
     with pytest.raises(TypeError):
         iter(xp.asarray(1.0)).__next__()
+
+
+@given(
+    x=xps.arrays(
+        dtype=xps.scalar_dtypes(), shape=xps.array_shapes(min_dims=0, max_dims=3)
+    )
+)
+def test_iter_raises_at_once_for_zero_dim_as_numpy(x):
+    # iter(x) itself raises for a 0-d array, as for NumPy's, so that
+    # numpy.iterable(x) and the "try iter(x)" probes of other libraries
+    # (matplotlib's unit handling: scipy.cluster.hierarchy.dendrogram) see a
+    # scalar; a generator function would raise only at the first next().
+    a = np.asarray(x)
+    assert np.iterable(x) == np.iterable(a)
+    if x.ndim == 0:
+        with pytest.raises(TypeError, match="0-dimensional"):
+            iter(x)
+    else:
+        rows = list(iter(x))
+        assert len(rows) == a.shape[0]
+        for r, e in zip(rows, a, strict=True):
+            assert_matches(r, e)
 
 
 # --- NumPy interoperability ------------------------------------------------------

@@ -481,19 +481,30 @@ def _n_items(size: int, extent: int, part_size: int = _PART) -> int:
     return max(1, min(extent // 2, want))
 
 
+def _axis_order(a: ndarray) -> tuple[int, ...]:
+    """``a``'s axes from the largest stride to the smallest."""
+    return tuple(sorted(range(a.ndim), key=lambda i: -abs(a.strides[i])))
+
+
 def _empty_like_operands(
     shape: tuple[int, ...], dtype: np.dtype, arrays: Sequence[ndarray]
 ) -> ndarray:
     """A result array laid out as NumPy lays out a ufunc's result: like the
     full-shape operand (in its memory order, NumPy's ``order="K"``) when there
-    is one, in C or Fortran order when all full-shape operands agree on it,
-    else in C order."""
+    is one or when all have their axes in the same memory order, in C or
+    Fortran order when all full-shape operands agree on it, else in C
+    order."""
     full = [a for a in arrays if a.shape == shape]
     if len(full) == 1:
         a = full[0]
         if 0 not in a.strides:
             return _mem.empty_like(a, dtype)
     elif full:
+        a = full[0]
+        if all(0 not in b.strides for b in full):
+            order = _axis_order(a)
+            if all(_axis_order(b) == order for b in full[1:]):
+                return _mem.empty_like(a, dtype)  # one memory order: NumPy's "K"
         if all(a.flags.c_contiguous for a in full):
             return _mem.empty(shape, dtype)
         if all(a.flags.f_contiguous for a in full):
@@ -965,6 +976,21 @@ def _reduced_shape(
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
+def _reduced_like(
+    x: ndarray, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype
+) -> ndarray:
+    """The result of a reduction of ``x`` over ``axes``, laid out as NumPy
+    lays it out: its kept axes in ``x``'s memory order (``order="K"``), not
+    in C order.  The layout decides the bits of later reductions over the
+    result (NumPy sums a contiguous axis pairwise), so a result split over
+    threads must keep the layout NumPy's one call gives."""
+    drop = slice(0, 1) if keepdims else 0
+    proto = x[tuple(drop if i in axes else slice(None) for i in range(x.ndim))]
+    if 0 in proto.strides and proto.size > 1:  # a broadcast x: C order
+        return np.empty(_reduced_shape(x.shape, axes, keepdims), dtype)
+    return _mem.empty_like(proto, dtype)
+
+
 def _along_kept(
     call: Callable[[ndarray], Any],
     x: ndarray,
@@ -987,7 +1013,10 @@ def _along_kept(
     k = best
     if dtype is None:
         dtype = _probe(call, x)
-    res = np.empty(_reduced_shape(x.shape, axes, keepdims), dtype)
+    if name.startswith("arg"):  # NumPy's argmax/argmin: a C-order result
+        res = np.empty(_reduced_shape(x.shape, axes, keepdims), dtype)
+    else:  # a ufunc's reduce: the kept axes in x's memory order
+        res = _reduced_like(x, axes, keepdims, dtype)
     rk = k if keepdims else k - sum(1 for a in axes if a < k)
     extent = x.shape[k]
     n = _n_items(x.size, extent)

@@ -786,3 +786,57 @@ def test_ext_reductions_same_bits_on_any_thread_count():
     assert same(
         np.asarray(xp.astype(one, xp.float32)), np.asarray(xp.astype(two, xp.float32))
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["sum", "prod", "mean", "std", "max", "argmax", "argmin"]
+)
+def test_reductions_along_an_axis_are_laid_out_as_numpy(name):
+    # The result's layout decides the bits of a later reduction over it
+    # (NumPy sums a contiguous axis pairwise): a result made in parts is laid
+    # out as NumPy's one call lays it out (its kept axes in the input's memory
+    # order), so that xp.std(xp.mean(x, axis=-1), axis=-1) gives NumPy's bits
+    # whether or not the mean was split.
+    entry = OPS[name]
+    extra = REDUCTIONS[name]("float64")
+    base = _values((6, 7, 9), "float64")
+    cases = [
+        ("C", base),
+        ("transposed", base.transpose(1, 2, 0)),
+        ("moved", np.moveaxis(base, 0, -1)),
+        ("F", np.asfortranarray(base)),
+        ("strided", np.concatenate([base, base], axis=1)[:, ::2]),
+    ]
+    for layout, a in cases:
+        for axis in (0, 1, 2):
+            for keepdims in (False, True):
+                ref = _call_kernel(entry.__wrapped__, a, axis, *extra, keepdims)
+                for n in COUNTS:
+                    res = run(n, _call_kernel, entry, a, axis, *extra, keepdims)
+                    where = (name, layout, axis, keepdims, n)
+                    assert same_values(res, ref), where
+                    if not keepdims:  # (the strides of a length-1 axis are free)
+                        assert res.strides == ref.strides, where
+
+
+def test_a_reduction_of_a_split_result_has_numpy_bits():
+    # scipy.stats.bootstrap: the standard error of a bootstrap distribution
+    # made in one batch or in ten must agree bit for bit, as with NumPy.
+    a = _values((11, 12, 10, 100), "float64").transpose(0, 1, 3, 2)
+    for n in COUNTS:
+        m = run(n, OPS["mean"], a, (3,), False)
+        s = run(n, OPS["std"], m, (2,), 1.0, False)
+        ref = np.std(np.mean(a, axis=3), axis=2, ddof=1)
+        assert same_values(s, ref), n
+
+
+def test_binary_operands_in_one_memory_order_give_it_to_the_result():
+    a = _values((23, 9, 5), "float64").transpose(2, 0, 1)
+    b = _values((23, 9, 5), "float64").transpose(2, 0, 1)
+    mask = np.ascontiguousarray(a.transpose(1, 2, 0) > 0).transpose(2, 0, 1)
+    for n in COUNTS:
+        res = run(n, _call_kernel, OPS["add"], a, b)
+        assert res.strides == np.add(a, b).strides, n
+        assert same_values(res, np.add(a, b)), n
+        res = run(n, OPS["where"], mask, a, b)
+        assert res.strides == np.where(mask, a, b).strides, n

@@ -13,6 +13,13 @@ libraries' backend lists in memory while pytest starts.  Environment:
     ``1`` (default): SciPy's ``skip_xp_backends("array_api_strict")`` and
     ``xfail_xp_backends("array_api_strict")`` apply to ``ocean_array_api``
     too, so both backends run the same tests; ``0`` runs ours on them.
+``OCEAN_SUITES_MIRROR_NAMES``
+    ``1``: SciPy's tests that call ``is_array_api_strict(xp)`` themselves (to
+    leave out a part that needs more than the standard, such as
+    ``x[..., mask]``) see ``True`` for ``ocean_array_api`` too, so both
+    backends run the same part; default ``0``: ours runs the part SciPy keeps
+    from array-api-strict.  Only the tests' own calls change; SciPy's library
+    code still sees ours as ours.
 ``OCEAN_SUITES_ALL_TESTS``
     ``1``: keep tests that are not parametrised over array namespaces
     (default ``0``: they are deselected, they do not touch the backend).
@@ -54,6 +61,7 @@ if BACKEND not in {OURS, STRICT}:
     )
 MIRROR_MARKS = os.environ.get("OCEAN_SUITES_MIRROR_MARKS", "1") == "1"
 ALL_TESTS = os.environ.get("OCEAN_SUITES_ALL_TESTS", "0") == "1"
+MIRROR_NAMES = os.environ.get("OCEAN_SUITES_MIRROR_NAMES", "0") == "1"
 
 _outcomes: dict[str, dict[str, Any]] = {}
 
@@ -159,6 +167,25 @@ def _patch_scipy_conftest(conftest: Any) -> None:
         conftest._backends_kwargs_from_request = _backends_kwargs_from_request
 
 
+def _mirror_scipy_name_checks() -> None:
+    """In SciPy's imported test modules (only there), ``is_array_api_strict``
+    answers ``True`` for ``ocean_array_api`` as well."""
+    try:
+        from scipy._lib import _array_api
+    except ImportError:
+        return
+    original = _array_api.is_array_api_strict
+
+    def is_array_api_strict(xp: Any) -> bool:
+        return bool(original(xp)) or getattr(xp, "__name__", None) == OURS
+
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("scipy.") or ".tests." not in name or module is None:
+            continue
+        if vars(module).get("is_array_api_strict") is original:
+            module.is_array_api_strict = is_array_api_strict  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------- the hooks
 
 
@@ -174,6 +201,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    if MIRROR_NAMES and BACKEND == OURS:  # the test modules are imported by now
+        _mirror_scipy_name_checks()
     if ALL_TESTS:
         return
     keep, drop = [], []

@@ -97,6 +97,7 @@ def run_one(
     api_version: str | None,
     mirror_marks: bool,
     extra: list[str],
+    mirror_names: bool = False,
 ) -> Path:
     """One pytest process; returns the path of its JSON outcomes."""
     result = out / f"{library}-{backend}.json"
@@ -115,6 +116,7 @@ def run_one(
             "OCEAN_SUITES_BACKEND": backend,
             "OCEAN_SUITES_OUT": str(result),
             "OCEAN_SUITES_MIRROR_MARKS": "1" if mirror_marks else "0",
+            "OCEAN_SUITES_MIRROR_NAMES": "1" if mirror_names else "0",
         }
     )
     if backend == OURS:
@@ -237,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         help="run ours on tests SciPy skips/xfails for array_api_strict",
     )
     parser.add_argument(
+        "--mirror-name-checks",
+        action="store_true",
+        help="SciPy's tests' own is_array_api_strict(xp) calls say True for ours",
+    )
+    parser.add_argument(
         "--out", type=Path, default=Path("downstream-results"), help="directory"
     )
     parser.add_argument(
@@ -266,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                 api_version=args.api_version,
                 mirror_marks=not args.no_mirror_marks,
                 extra=args.pytest_args,
+                mirror_names=args.mirror_name_checks,
             )
             for backend in backends
         }
