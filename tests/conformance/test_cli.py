@@ -270,3 +270,25 @@ def test_table_keeps_rows_it_wrote():
         assert f"- **{col}**" in again
     assert "## Advisories by kind" in again
     assert "is the reference" in again
+
+
+def test_table_keys_advisories_as_recommendations_and_says_its_settings():
+    from conformance.table import to_markdown
+
+    row = {
+        "library": "numpy",
+        "version": "2.0",
+        "api_version": "2024.12",
+        "seconds": 1.0,
+        "counts": {"conforms": 5, "deviates": 1},
+        "kinds": {"exception": 1},
+        "advisories": {"exception": 2},
+        "advisory_names": 1,
+    }
+    text = to_markdown([row], ["-j", "2"])
+    deviations, advisories = text.split("## Advisories by kind")
+    # the same kind is a MUST among deviations and a SHOULD among advisories
+    assert "- **exception**: no error where the standard requires one" in deviations
+    assert "- **exception**: an error the standard recommends" in advisories
+    assert "at its default settings, 2 worker processes per library" in text
+    assert "at its `--quick` settings" in to_markdown([row], ["--quick"])
