@@ -20,6 +20,7 @@ __all__ = [
     "DT",
     "Arr",
     "Call",
+    "ComputeError",
     "Namespace",
     "render_repro",
     "repro_names",
@@ -173,8 +174,23 @@ class Namespace:
         return self.resolve(call.name), args, kwargs
 
 
+class ComputeError(Exception):
+    """A lazy array (dask) raised when its values were computed (``__cause__``)."""
+
+
 def to_numpy(x: Any) -> np.ndarray:
-    """Return the host values of an array of any namespace."""
+    """Return the host values of an array of any namespace.
+
+    A lazy array is computed first; if that raises, :class:`ComputeError` says
+    so (the library failed, not the reading of its values).
+    """
+    compute = getattr(x, "compute", None)
+    if callable(compute) and not isinstance(x, np.ndarray):
+        try:
+            x = compute()
+        except Exception as e:
+            msg = f"raised {type(e).__name__} when computed: {str(e)[:160]}"
+            raise ComputeError(msg) from e
     try:
         return np.asarray(x)
     except Exception:

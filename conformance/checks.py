@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .calls import format_values, to_numpy
+from .calls import ComputeError, format_values, to_numpy
 
 __all__ = [
     "KINDS",
@@ -83,6 +83,8 @@ def describe(x: Any, limit: int = 200) -> str:
         try:
             host = to_numpy(x)
             vals = format_values(host)
+        except ComputeError as e:
+            vals = f"<raises {type(e.__cause__).__name__} when computed>"
         except Exception:
             vals = "<values unreadable>"
         if len(vals) > limit:
@@ -378,6 +380,8 @@ def check_array(
         return out
     try:
         got_np = to_numpy(got)
+    except ComputeError as e:  # a lazy result that cannot be computed
+        return [*out, Finding("crash", f"{e}{at}")]
     except Exception as e:
         return [*out, Finding("value", f"result values unreadable: {e}{at}")]
     ref_np = np.asarray(ref)

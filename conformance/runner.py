@@ -35,6 +35,7 @@ from .calls import (
     DT,
     Arr,
     Call,
+    ComputeError,
     Namespace,
     render_repro,
     repro_names,
@@ -460,6 +461,21 @@ def _declared_optional(feature: Any, call: Call, ref_out: Any, ctx: Ctx) -> str:
     return ""
 
 
+_UNEXPECTED_KEYWORD = re.compile(r"unexpected keyword argument '(\w+)'")
+
+
+def _rejects_keyword(exc: BaseException | None, kwargs: dict) -> bool:
+    """Whether ``exc`` says the target lacks a keyword the call passed to it.
+
+    A TypeError about a keyword the call did not pass comes from inside the
+    target (``matrix_rank`` calling its own ``svd`` with ``compute_uv``): a crash.
+    """
+    if not isinstance(exc, TypeError) or "unexpected keyword" not in str(exc):
+        return False
+    m = _UNEXPECTED_KEYWORD.search(str(exc))
+    return m is None or m.group(1) in kwargs
+
+
 def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
     """Run one call on both namespaces.
 
@@ -493,6 +509,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         try:
             for out in _outputs(tgt_out):
                 to_numpy(out)
+        except ComputeError as e:
+            tgt_exc = e.__cause__ or e
         except Exception as e:
             tgt_exc = e
             findings.append(
@@ -520,7 +538,7 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
                     level=feature.exc_level,
                 )
             )
-    elif isinstance(tgt_exc, TypeError) and "unexpected keyword" in str(tgt_exc):
+    elif _rejects_keyword(tgt_exc, tkw):
         findings.append(Finding("signature", f"raised TypeError: {str(tgt_exc)[:160]}"))
     elif tgt_exc is not None:
         why = _declared_optional(feature, call, ref_out, ctx)

@@ -317,3 +317,65 @@ def test_ctrl_c_leaves_a_partial_json_report_and_exits_130(tmp_path):
     data = json.loads(out.read_text())
     assert data["complete"] is False
     assert 0 < len(data["functions"]) < 267
+
+
+def test_a_keyword_error_from_inside_the_target_is_a_crash(monkeypatch):
+    # matrix_rank calling its own svd with a keyword svd lacks: the call passed
+    # no such keyword, so matrix_rank crashes; its signature is not at fault
+    import sys
+
+    from tests.conformance.mutants import MUTANTS, Mutant, _wrap
+
+    def patch(m, xp):
+        def svd(a, /):
+            return xp.linalg.svd(a)
+
+        @_wrap(xp.linalg.matrix_rank)
+        def matrix_rank(x, /, *, rtol=None):
+            return svd(x, compute_uv=False)
+
+        return {"linalg.matrix_rank": matrix_rank}
+
+    name = "matrix_rank_inner_keyword"
+    module = f"tests.conformance.mutants.{name}"
+    desc = "matrix_rank() calls svd() with a keyword it lacks"
+    monkeypatch.setitem(
+        MUTANTS, name, Mutant(name, desc, "linalg.matrix_rank", ("crash",), patch)
+    )
+    try:
+        records = run_entries(
+            ["linalg.matrix_rank"], Options(module, quick=True, database=None)
+        )
+    finally:
+        sys.modules.pop(module, None)
+    bad = _bad(records)
+    assert bad
+    assert {r.verdict for r in bad} == {"crashes"}
+    assert {r.kind for r in bad} == {"crash"}
+    assert "compute_uv" in bad[0].message
+    # a keyword the call itself passes and the target lacks stays a signature fault
+    records = run_entries(
+        ["argsort"], Options("numpy", quick=True, only=("argsort",), database=None)
+    )
+    assert "signature" in {r.kind for r in _bad(records) if r.feature == "descending"}
+
+
+def test_a_lazy_result_that_fails_when_computed_is_a_crash():
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    from conformance.calls import ComputeError, to_numpy
+    from conformance.checks import Options as CheckOptions
+    from conformance.checks import check_array, describe
+
+    def fail():
+        msg = "zero-size array to reduction operation maximum which has no identity"
+        raise ValueError(msg)
+
+    got = da.from_delayed(dask.delayed(fail)(), shape=(0,), dtype=np.int8)
+    with pytest.raises(ComputeError) as info:
+        to_numpy(got)
+    assert isinstance(info.value.__cause__, ValueError)
+    assert describe(got) == "int8 (0,) <raises ValueError when computed>"
+    findings = check_array(np.zeros((0,), np.int8), got, da, None, CheckOptions())
+    assert [f.kind for f in findings] == ["crash"]
+    assert findings[0].message.startswith("raised ValueError when computed: zero-size")
