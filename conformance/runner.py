@@ -808,13 +808,21 @@ def _advisory(rec: Record, col: _Collector, ctx: Ctx) -> None:
     if col.first is None:
         return
     call, f, _ = col.first
+    several = False  # a tuple of arrays: a lazy one is computed array by array
     try:  # the reference's result, for the advisory's repro
         fn, args, kw, _ = _invoke(ctx.ref, call)
-        expected = describe(fn(*args, **kw))
+        ref_out = fn(*args, **kw)
+        expected = describe(ref_out)
+        several = isinstance(ref_out, (tuple, list))
     except Exception as e:
         expected = describe(e)
     repro = render_repro(
-        call, ctx.target_name, expected, ctx.tgt.device_label, lazy=ctx.lazy
+        call,
+        ctx.target_name,
+        expected,
+        ctx.tgt.device_label,
+        lazy=ctx.lazy,
+        several=several,
     )
     more = f" ({col.advisories} calls)" if col.advisories > 1 else ""
     info = {"kind": f.kind, "message": f.message + more, "repro": repro}

@@ -379,3 +379,19 @@ def test_a_lazy_result_that_fails_when_computed_is_a_crash():
     findings = check_array(np.zeros((0,), np.int8), got, da, None, CheckOptions())
     assert [f.kind for f in findings] == ["crash"]
     assert findings[0].message.startswith("raised ValueError when computed: zero-size")
+
+
+def test_an_advisory_repro_computes_a_lazy_tuple_array_by_array():
+    pytest.importorskip("dask.array")
+    pytest.importorskip("array_api_compat")
+    from conformance.checks import Finding
+    from conformance.runner import Record, _advisory, _Collector, make_context
+
+    ctx = make_context(Options("array_api_compat.dask.array", database=None))
+    ref = ctx.ref.module
+    call = Call("unique_all", (Arr(ref.zeros((0,), dtype=ref.float32)),))
+    col = _Collector()
+    col.advise(call, [Finding("shape", "result shape is (nan,)", level="should")], "")
+    rec = Record("unique_all", "nan,signed-zero", "float32", "default", "conforms")
+    _advisory(rec, col, ctx)
+    assert "print([a.compute() for a in xp.unique_all(x)])" in rec.repro
