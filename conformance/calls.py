@@ -9,6 +9,7 @@ few lines of plain Python against the target alone.
 
 from __future__ import annotations
 
+import ast
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -405,6 +406,12 @@ def show(expr: str, lazy: bool = False, several: bool = False) -> str:
         return f"print({expr})"
     if several:
         return f"print([a.compute() for a in {expr}])"
+    try:
+        top = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        top = None
+    if not isinstance(top, (ast.Call, ast.Name, ast.Attribute, ast.Subscript)):
+        expr = f"({expr})"  # x ** y: compute the result, not y
     return f"print({expr}.compute())"
 
 

@@ -183,6 +183,11 @@ def test_repros_keep_zero_length_dimensions_and_define_the_device():
     assert lines[-3:-1] == ["x[::-1] = 3.0", "print(x)"]
     lazy = render_repro(Call("sin", (Arr(x),)), "dask.array", "e", lazy=True)
     assert "print(xp.sin(x).compute())" in lazy
+    # an operator's result is computed, not its right operand
+    y = xp.asarray(0.5)
+    power = Call("Array.__pow__", (Arr(x), Arr(y)))
+    lazy = render_repro(power, "dask.array", "e", lazy=True)
+    assert lazy.splitlines()[-2] == "print((x ** x_).compute())"
 
 
 def test_signature_deviations_get_an_inspect_repro():
