@@ -26,6 +26,7 @@ __all__ = [
     "render_repro",
     "repro_names",
     "repro_parts",
+    "runs_as_statement",
     "show",
     "to_numpy",
 ]
@@ -308,6 +309,14 @@ _BINARY_OPS = {
 }
 _UNARY_OPS = {"neg": "-", "pos": "+", "invert": "~", "abs": "abs"}
 _CONVERT = {"bool": "bool", "int": "int", "float": "float", "complex": "complex"}
+
+
+def runs_as_statement(call: Call) -> bool:
+    """Whether a repro runs ``call`` as a statement (the last line before the print)."""
+    if call.name in ("Array.__setitem__", "Array.__getitem__"):
+        return call.name == "Array.__setitem__"
+    args = [f"a{i}" for i in range(len(call.args))]
+    return bool(_statement(call, args, [f"{k}=v" for k in call.kwargs])[0])
 
 
 def _statement(call: Call, args: list[str], kwargs: list[str]) -> tuple[str, str]:

@@ -40,6 +40,7 @@ from .calls import (
     render_repro,
     repro_names,
     repro_parts,
+    runs_as_statement,
     show,
     to_numpy,
 )
@@ -784,6 +785,8 @@ def _judge(rec: Record, d: _Deviation, ctx: Ctx, feature_values: bool = True) ->
             several=d.several,
         )
     rec.proof_spec = {"setup": lines, "expr": expr, "got": d.got, "want": d.expected}
+    if runs_as_statement(call):
+        rec.proof_spec["call_last"] = True
     if not feature_values:
         rec.proof_spec["novalues"] = True
 

@@ -400,3 +400,19 @@ def test_an_advisory_repro_computes_a_lazy_tuple_array_by_array():
     rec = Record("unique_all", "nan,signed-zero", "float32", "default", "conforms")
     _advisory(rec, col, ctx)
     assert "print([a.compute() for a in xp.unique_all(x)])" in rec.repro
+
+
+def test_a_crashing_item_assignment_repro_is_proven():
+    # x[i] = v runs as a statement before the print: what it raises is the proof
+    from conformance.calls import runs_as_statement
+    from conformance.checks import describe_full
+    from conformance.prove import _run, _verdict
+
+    x = np.zeros(2)
+    assert runs_as_statement(Call("Array.__setitem__", (Arr(x), 0, 1.0)))
+    assert not runs_as_statement(Call("Array.__getitem__", (Arr(x), 0)))
+    assert not runs_as_statement(Call("sin", (Arr(x),)))
+    setup = ["import numpy as xp", "x = xp.zeros(2)", "x[0] = xp.zeros(3)"]
+    spec = {"setup": setup, "expr": "x", "got": describe_full(ValueError())}
+    (answer,) = _run([{**spec, "call_last": True}], "numpy")
+    assert _verdict(answer, spec) == PROVEN
