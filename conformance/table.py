@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import subprocess
 import sys
@@ -134,6 +135,9 @@ _ADVISORY_KEY = {
     "matrix's `slogdet`, NaNs kept apart by `unique_*`), or `x op= y` giving a "
     "new array instead of updating `x`, or a declared revision other than the "
     "one tested",
+    "shape": "a result of another shape in a check of a recommendation (NaNs "
+    "kept apart by `unique_*`); the same fault, where a MUST is checked, is also "
+    "a deviation",
     "optional": "an optional feature the library declares it lacks (an in-place "
     "operator not defined, a `capabilities()` entry False); the calls that need "
     "it are not judged",
@@ -144,7 +148,7 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
     """The tables, with a key to every column and how they were made."""
     kinds = [k for k in KINDS if any(r.get("kinds", {}).get(k) for r in rows)]
     kinds += ["missing"] if any(r.get("kinds", {}).get("missing") for r in rows) else []
-    akinds = sorted({k for r in rows for k in r.get("advisories", {})})
+    akinds = sorted({k for r in rows for k in r.get("advisories") or {}})
     run = "python -m conformance.table" + (" " + " ".join(extra) if extra else "")
     out = [
         "# Conformance of array libraries to the Array API standard",
@@ -188,7 +192,9 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
             [
                 "",
                 "Rows marked * were measured by an earlier run of the tool and kept: "
-                + ", ".join(f"`{r['library']}`" for r in rows if r.get("kept")),
+                + ", ".join(f"`{r['library']}`" for r in rows if r.get("kept"))
+                + ".  They were tested at the revision shown; an empty cell is a "
+                "figure that run did not record.",
             ]
             if any(r.get("kept") for r in rows)
             else []
@@ -216,7 +222,8 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         cells = [f"`{lib}` {ver}" + (" *" if r.get("kept") else "")]
         cells.append(r.get("api_version", ""))
         cells += [str(c.get(v, 0)) for v in _NAME_COLS]
-        cells.append(str(r.get("advisory_names", 0)))
+        adv = r.get("advisory_names", 0)
+        cells.append("" if adv is None else str(adv))
         cells.append(f"{r['seconds']:.0f} s")
         cpu = r.get("cpu_seconds")
         cells.append(f"{cpu:.0f} s" if cpu is not None else "")
@@ -263,7 +270,12 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         for r in done:
             out.append(
                 f"| `{r['library']}` | "
-                + " | ".join(str(r.get("advisories", {}).get(k, 0)) for k in akinds)
+                + " | ".join(
+                    ""
+                    if r.get("advisories") is None
+                    else str(r["advisories"].get(k, 0))
+                    for k in akinds
+                )
                 + " |"
             )
     return "\n".join(out) + "\n"
@@ -274,6 +286,8 @@ def parse_markdown(text: str) -> dict[str, dict]:
     rows: dict[str, dict] = {}
     head: list[str] = []
     section = ""
+    # the older one-table layout said the one revision of every row in its header
+    page_revision = re.search(r"standard (\d{4}\.\d{2})", text)
     for line in text.splitlines():
         if line.startswith("## "):
             section, head = line[3:].strip(), []
@@ -291,9 +305,14 @@ def parse_markdown(text: str) -> dict[str, dict]:
         named = dict(zip(head, cells, strict=True))
         if "conforms" in named:  # the names (in an older layout, with kinds)
             row["version"] = ver.strip().rstrip("*").strip()
-            row["api_version"] = named.get("revision", "")
+            row["api_version"] = named.get("revision") or (
+                page_revision.group(1) if page_revision else ""
+            )
             row["counts"] = {h: int(named[h]) for h in _NAME_COLS}
-            row["advisory_names"] = int(named.get("advisories") or 0)
+            if "advisories" in named:
+                row["advisory_names"] = int(named["advisories"] or 0)
+            else:  # a layout without advisories: unknown, not none
+                row["advisory_names"] = row["advisories"] = None
             wall = named.get("wall") or named.get("wall time") or "0"
             row["seconds"] = float(wall.split()[0])
             cpu = named.get("CPU") or named.get("CPU time")
@@ -311,7 +330,7 @@ def parse_markdown(text: str) -> dict[str, dict]:
             row["kinds" if section.startswith("Deviations") else "advisories"] = counts
     for row in rows.values():
         row.setdefault("kinds", {})
-        row.setdefault("advisories", {})
+        row.setdefault("advisories", {})  # None (unknown) stays None
     return {k: v for k, v in rows.items() if "counts" in v}
 
 
