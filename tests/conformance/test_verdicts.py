@@ -28,6 +28,7 @@ def _bad(records):
         ("flushes_subnormals", ["multiply", "sqrt"]),
         ("recommended_errors_not_raised", ["squeeze", "matmul"]),
         ("inplace_without_mutation", ["Array.__iadd__"]),
+        ("signed_zero_order_swapped", ["minimum", "maximum"]),
     ],
 )
 def test_what_the_standard_allows_is_never_a_deviation(variant, names):
@@ -36,7 +37,8 @@ def test_what_the_standard_allows_is_never_a_deviation(variant, names):
         Options(f"tests.conformance.mutants.{variant}", quick=True, database=None),
     )
     assert not _bad(records), [(r.name, r.feature, r.message) for r in _bad(records)]
-    if variant != "flushes_subnormals":  # FTZ is implementation-defined: silent
+    if variant not in ("flushes_subnormals", "signed_zero_order_swapped"):
+        # FTZ and the order of signed zeros are implementation-defined: silent
         assert any(r.verdict == "advisory" for r in records)
     verdicts = report.name_verdicts(records)
     assert "deviates" not in verdicts.values()
