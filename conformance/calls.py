@@ -205,6 +205,9 @@ def to_numpy(x: Any) -> np.ndarray:
         return np.from_dlpack(x, device="cpu")
     except Exception:
         pass
+    lazy_conj = getattr(x, "is_conj", None)  # PyTorch: a lazily conjugated view
+    if callable(lazy_conj) and lazy_conj():  # exports nothing until resolved
+        return to_numpy(x.resolve_conj())
     for name in ("get", "numpy", "cpu"):
         if hasattr(x, name):
             return np.asarray(getattr(x, name)())
