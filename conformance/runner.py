@@ -168,6 +168,9 @@ class Ctx:
     capabilities: dict = field(default_factory=dict)
     max_dims: int | None = None
     lazy: bool = False  # the target's results are lazy (dask): repros compute
+    # the reference's default dtypes to the target's ("float64" -> "float32"):
+    # which floating and integer dtypes are the defaults is the library's choice
+    default_map: dict = field(default_factory=dict)
     records: list[Record] = field(default_factory=list)
 
     @property
@@ -270,6 +273,7 @@ def make_context(opts: Options) -> Ctx:
     except Exception:
         caps = {}
     max_dims = caps.get("max dimensions")
+    default_map = _default_map(ref, target, info, kw)
     try:
         probe = target.asarray([0.0], **kw)
         lazy = callable(getattr(probe, "compute", None))
@@ -292,7 +296,35 @@ def make_context(opts: Options) -> Ctx:
         capabilities=caps,
         max_dims=max_dims if isinstance(max_dims, int) and max_dims > 0 else None,
         lazy=lazy,
+        default_map=default_map,
     )
+
+
+def _default_map(ref: Any, target: Any, info: Any, kw: dict) -> dict:
+    """The reference's default dtype of each kind to the target's declared one."""
+    out = {}
+    try:
+        rd = ref.__array_namespace_info__().default_dtypes()
+        td = info.default_dtypes(**kw)
+        for k in ("real floating", "complex floating", "integral"):
+            names = [d for d in KINDS["any"] if getattr(target, d, None) == td[k]]
+            if names:
+                out[str(rd[k])] = names[0]
+    except Exception:
+        return {}  # default_dtypes() is checked on its own
+    return out
+
+
+def _as_target_default(out: Any, ctx: Ctx) -> Any:
+    """The reference's result in the target's default dtype of its kind."""
+    if isinstance(out, (tuple, list)):
+        return type(out)(_as_target_default(o, ctx) for o in out)
+    dt = str(getattr(out, "dtype", ""))
+    to = ctx.default_map.get(dt)
+    if to is None or to == dt:
+        return out
+    ref = ctx.ref.module
+    return ref.astype(out, getattr(ref, to))
 
 
 # --- executing one call ----------------------------------------------------------------
@@ -491,6 +523,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         ref_out, ref_exc = None, e
     if feature.result_arg is not None and ref_exc is None:
         ref_out = rall[feature.result_arg]
+    if ref_exc is None and "default-dtype" in feature.name and ctx.default_map:
+        ref_out = _as_target_default(ref_out, ctx)
     if (ref_exc is None) == feature.expect_raise:
         raise _OutOfDomain  # the strategy drew an input outside the feature's domain
     try:

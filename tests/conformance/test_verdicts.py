@@ -418,3 +418,16 @@ def test_a_crashing_item_assignment_repro_is_proven():
     spec = {"setup": setup, "expr": "x", "got": describe_full(ValueError())}
     (answer,) = _run([{**spec, "call_last": True}], "numpy")
     assert _verdict(answer, spec) == PROVEN
+
+
+def test_the_default_dtypes_are_the_ones_the_target_declares():
+    # PyTorch declares float32 the default floating dtype: asarray(0.5) is float32
+    pytest.importorskip("torch")
+    pytest.importorskip("array_api_compat")
+    opts = Options("array_api_compat.torch", quick=True, database=None)
+    records = run_entries(["asarray", "ones", "arange"], opts)
+    checked = [r for r in records if "default-dtype" in r.feature]
+    assert checked
+    assert all(r.verdict == "conforms" for r in checked), [
+        (r.name, r.message) for r in checked if r.verdict != "conforms"
+    ]
