@@ -164,7 +164,13 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         f"{platform.python_version()}, a {os.cpu_count()}-core machine shared with "
         "other work (wall times vary with its load; the CPU time of the tool's "
         "processes is steadier).  Each library is tested against the revision "
-        "of the standard it declares.  `jax.numpy` runs with `JAX_ENABLE_X64=1`.  "
+        "of the standard it declares"
+        + (
+            " (rows kept from an earlier run: see below)"
+            if any(r.get("kept") for r in rows)
+            else ""
+        )
+        + ".  `jax.numpy` runs with `JAX_ENABLE_X64=1`.  "
         "Run the tool on a library to get each deviation with its repro, every "
         "one of which the tool has run in a fresh interpreter.",
         "",
@@ -244,7 +250,12 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         for r in done:
             out.append(
                 f"| `{r['library']}` | "
-                + " | ".join(str(r["kinds"].get(k, 0)) for k in kinds)
+                + " | ".join(
+                    ""
+                    if "kind_columns" in r and k not in r["kind_columns"]
+                    else str(r["kinds"].get(k, 0))
+                    for k in kinds
+                )
                 + " |"
             )
     if akinds and done:
@@ -321,10 +332,11 @@ def parse_markdown(text: str) -> dict[str, dict]:
             old = {
                 h[: -len(" dev.")]: int(c)
                 for h, c in named.items()
-                if h.endswith(" dev.") and int(c)
+                if h.endswith(" dev.")
             }
-            if old:
-                row["kinds"] = old
+            if old:  # the kinds that layout had a column for, the others unknown
+                row["kinds"] = {k: c for k, c in old.items() if c}
+                row["kind_columns"] = sorted(old)
         else:
             counts = {h: int(c) for h, c in named.items() if h != "library" and int(c)}
             row["kinds" if section.startswith("Deviations") else "advisories"] = counts

@@ -310,6 +310,11 @@ def test_table_keeps_a_row_of_the_older_layout_without_inventing_figures():
     (row,) = parse_markdown(old).values()
     assert row["api_version"] == "2025.12"  # the page's one revision
     assert row["kinds"] == {"value": 3}
+    assert row["kind_columns"] == ["crash", "value"]  # others: unknown, left empty
+    fresh = {**row, "library": "torch", "kept": False, "kinds": {"exception": 1}}
+    del fresh["kind_columns"]
+    kinds_table = to_markdown([row, fresh], []).split("## Deviations by kind")[1]
+    assert "| `numpy` | 3 |  |" in kinds_table  # exception: not recorded then
     assert row["advisory_names"] is None  # not recorded then: unknown, not 0
     text = to_markdown([row], [])
     assert "| `numpy` 2.4.6 * | 2025.12 | 256 | 11 | 0 | 0 | 0 |  | 287 s | 58 s |" in (
