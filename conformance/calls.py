@@ -9,6 +9,7 @@ few lines of plain Python against the target alone.
 
 from __future__ import annotations
 
+import ast
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,10 +21,12 @@ __all__ = [
     "DT",
     "Arr",
     "Call",
+    "ComputeError",
     "Namespace",
     "render_repro",
     "repro_names",
     "repro_parts",
+    "runs_as_statement",
     "show",
     "to_numpy",
 ]
@@ -173,8 +176,23 @@ class Namespace:
         return self.resolve(call.name), args, kwargs
 
 
+class ComputeError(Exception):
+    """A lazy array (dask) raised when its values were computed (``__cause__``)."""
+
+
 def to_numpy(x: Any) -> np.ndarray:
-    """Return the host values of an array of any namespace."""
+    """Return the host values of an array of any namespace.
+
+    A lazy array is computed first; if that raises, :class:`ComputeError` says
+    so (the library failed, not the reading of its values).
+    """
+    compute = getattr(x, "compute", None)
+    if callable(compute) and not isinstance(x, np.ndarray):
+        try:
+            x = compute()
+        except Exception as e:
+            msg = f"raised {type(e).__name__} when computed: {str(e)[:160]}"
+            raise ComputeError(msg) from e
     try:
         return np.asarray(x)
     except Exception:
@@ -187,6 +205,9 @@ def to_numpy(x: Any) -> np.ndarray:
         return np.from_dlpack(x, device="cpu")
     except Exception:
         pass
+    lazy_conj = getattr(x, "is_conj", None)  # PyTorch: a lazily conjugated view
+    if callable(lazy_conj) and lazy_conj():  # exports nothing until resolved
+        return to_numpy(x.resolve_conj())
     for name in ("get", "numpy", "cpu"):
         if hasattr(x, name):
             return np.asarray(getattr(x, name)())
@@ -293,6 +314,14 @@ _UNARY_OPS = {"neg": "-", "pos": "+", "invert": "~", "abs": "abs"}
 _CONVERT = {"bool": "bool", "int": "int", "float": "float", "complex": "complex"}
 
 
+def runs_as_statement(call: Call) -> bool:
+    """Whether a repro runs ``call`` as a statement (the last line before the print)."""
+    if call.name in ("Array.__setitem__", "Array.__getitem__"):
+        return call.name == "Array.__setitem__"
+    args = [f"a{i}" for i in range(len(call.args))]
+    return bool(_statement(call, args, [f"{k}=v" for k in call.kwargs])[0])
+
+
 def _statement(call: Call, args: list[str], kwargs: list[str]) -> tuple[str, str]:
     """``(statement, expression)``: what the repro runs, and what it shows.
 
@@ -389,6 +418,12 @@ def show(expr: str, lazy: bool = False, several: bool = False) -> str:
         return f"print({expr})"
     if several:
         return f"print([a.compute() for a in {expr}])"
+    try:
+        top = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        top = None
+    if not isinstance(top, (ast.Call, ast.Name, ast.Attribute, ast.Subscript)):
+        expr = f"({expr})"  # x ** y: compute the result, not y
     return f"print({expr}.compute())"
 
 

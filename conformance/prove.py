@@ -40,11 +40,23 @@ def run_one(spec):
         with contextlib.redirect_stdout(buf):
             exec(spec["code"], ns)
         return {"out": buf.getvalue().strip()}
-    exec("\n".join(spec["setup"]), ns)
-    try:
-        val = eval(spec["expr"], ns)
-    except Exception as e:
-        val = e
+    setup = spec["setup"]
+    val = None
+    if spec.get("call_last") and setup:
+        # the call is the setup's last statement (x[i] = v, x += y): what it raises
+        # is what the repro shows
+        exec("\n".join(setup[:-1]), ns)
+        try:
+            exec(setup[-1], ns)
+        except Exception as e:
+            val = e
+    else:
+        exec("\n".join(setup), ns)
+    if val is None:
+        try:
+            val = eval(spec["expr"], ns)
+        except Exception as e:
+            val = e
     return {"out": describe_full(val, not spec.get("novalues")), "plain": describe(val)}
 
 def child(spec):

@@ -35,10 +35,12 @@ from .calls import (
     DT,
     Arr,
     Call,
+    ComputeError,
     Namespace,
     render_repro,
     repro_names,
     repro_parts,
+    runs_as_statement,
     show,
     to_numpy,
 )
@@ -166,6 +168,9 @@ class Ctx:
     capabilities: dict = field(default_factory=dict)
     max_dims: int | None = None
     lazy: bool = False  # the target's results are lazy (dask): repros compute
+    # the reference's default dtypes to the target's ("float64" -> "float32"):
+    # which floating and integer dtypes are the defaults is the library's choice
+    default_map: dict = field(default_factory=dict)
     records: list[Record] = field(default_factory=list)
 
     @property
@@ -268,6 +273,7 @@ def make_context(opts: Options) -> Ctx:
     except Exception:
         caps = {}
     max_dims = caps.get("max dimensions")
+    default_map = _default_map(ref, target, info, kw)
     try:
         probe = target.asarray([0.0], **kw)
         lazy = callable(getattr(probe, "compute", None))
@@ -290,7 +296,35 @@ def make_context(opts: Options) -> Ctx:
         capabilities=caps,
         max_dims=max_dims if isinstance(max_dims, int) and max_dims > 0 else None,
         lazy=lazy,
+        default_map=default_map,
     )
+
+
+def _default_map(ref: Any, target: Any, info: Any, kw: dict) -> dict:
+    """The reference's default dtype of each kind to the target's declared one."""
+    out = {}
+    try:
+        rd = ref.__array_namespace_info__().default_dtypes()
+        td = info.default_dtypes(**kw)
+        for k in ("real floating", "complex floating", "integral"):
+            names = [d for d in KINDS["any"] if getattr(target, d, None) == td[k]]
+            if names:
+                out[str(rd[k])] = names[0]
+    except Exception:
+        return {}  # default_dtypes() is checked on its own
+    return out
+
+
+def _as_target_default(out: Any, ctx: Ctx) -> Any:
+    """The reference's result in the target's default dtype of its kind."""
+    if isinstance(out, (tuple, list)):
+        return type(out)(_as_target_default(o, ctx) for o in out)
+    dt = str(getattr(out, "dtype", ""))
+    to = ctx.default_map.get(dt)
+    if to is None or to == dt:
+        return out
+    ref = ctx.ref.module
+    return ref.astype(out, getattr(ref, to))
 
 
 # --- executing one call ----------------------------------------------------------------
@@ -460,6 +494,21 @@ def _declared_optional(feature: Any, call: Call, ref_out: Any, ctx: Ctx) -> str:
     return ""
 
 
+_UNEXPECTED_KEYWORD = re.compile(r"unexpected keyword argument '(\w+)'")
+
+
+def _rejects_keyword(exc: BaseException | None, kwargs: dict) -> bool:
+    """Whether ``exc`` says the target lacks a keyword the call passed to it.
+
+    A TypeError about a keyword the call did not pass comes from inside the
+    target (``matrix_rank`` calling its own ``svd`` with ``compute_uv``): a crash.
+    """
+    if not isinstance(exc, TypeError) or "unexpected keyword" not in str(exc):
+        return False
+    m = _UNEXPECTED_KEYWORD.search(str(exc))
+    return m is None or m.group(1) in kwargs
+
+
 def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
     """Run one call on both namespaces.
 
@@ -474,6 +523,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         ref_out, ref_exc = None, e
     if feature.result_arg is not None and ref_exc is None:
         ref_out = rall[feature.result_arg]
+    if ref_exc is None and "default-dtype" in feature.name and ctx.default_map:
+        ref_out = _as_target_default(ref_out, ctx)
     if (ref_exc is None) == feature.expect_raise:
         raise _OutOfDomain  # the strategy drew an input outside the feature's domain
     try:
@@ -493,6 +544,8 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         try:
             for out in _outputs(tgt_out):
                 to_numpy(out)
+        except ComputeError as e:
+            tgt_exc = e.__cause__ or e
         except Exception as e:
             tgt_exc = e
             findings.append(
@@ -520,7 +573,7 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
                     level=feature.exc_level,
                 )
             )
-    elif isinstance(tgt_exc, TypeError) and "unexpected keyword" in str(tgt_exc):
+    elif _rejects_keyword(tgt_exc, tkw):
         findings.append(Finding("signature", f"raised TypeError: {str(tgt_exc)[:160]}"))
     elif tgt_exc is not None:
         why = _declared_optional(feature, call, ref_out, ctx)
@@ -766,6 +819,8 @@ def _judge(rec: Record, d: _Deviation, ctx: Ctx, feature_values: bool = True) ->
             several=d.several,
         )
     rec.proof_spec = {"setup": lines, "expr": expr, "got": d.got, "want": d.expected}
+    if runs_as_statement(call):
+        rec.proof_spec["call_last"] = True
     if not feature_values:
         rec.proof_spec["novalues"] = True
 
@@ -790,13 +845,21 @@ def _advisory(rec: Record, col: _Collector, ctx: Ctx) -> None:
     if col.first is None:
         return
     call, f, _ = col.first
+    several = False  # a tuple of arrays: a lazy one is computed array by array
     try:  # the reference's result, for the advisory's repro
         fn, args, kw, _ = _invoke(ctx.ref, call)
-        expected = describe(fn(*args, **kw))
+        ref_out = fn(*args, **kw)
+        expected = describe(ref_out)
+        several = isinstance(ref_out, (tuple, list))
     except Exception as e:
         expected = describe(e)
     repro = render_repro(
-        call, ctx.target_name, expected, ctx.tgt.device_label, lazy=ctx.lazy
+        call,
+        ctx.target_name,
+        expected,
+        ctx.tgt.device_label,
+        lazy=ctx.lazy,
+        several=several,
     )
     more = f" ({col.advisories} calls)" if col.advisories > 1 else ""
     info = {"kind": f.kind, "message": f.message + more, "repro": repro}

@@ -165,3 +165,23 @@ def _(m, xp):
         return NotImplemented  # Python falls back to __add__
 
     return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_variant(
+    "signed_zero_order_swapped",
+    "minimum",
+    "minimum() and maximum() choose the other zero between -0 and +0 (the order of "
+    "signed zeros is implementation-defined)",
+)
+def _(m, xp):
+    def swap(base):
+        @_wrap(base)
+        def fn(x1, x2, /):
+            out = base(x1, x2)  # which gives x2 when they are equal
+            if not (hasattr(x1, "dtype") and hasattr(x2, "dtype")):
+                return out
+            return xp.where(x1 == x2, x1, out)  # -0 against +0: the other zero
+
+        return fn
+
+    return {"minimum": swap(xp.minimum), "maximum": swap(xp.maximum)}
