@@ -1091,7 +1091,7 @@ def client():
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",  # any free port (None is 8787, which may be taken)
         silence_logs=50,
     )
     with cluster, distributed.Client(cluster) as c:
