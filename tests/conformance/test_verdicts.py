@@ -431,3 +431,34 @@ def test_the_default_dtypes_are_the_ones_the_target_declares():
     assert all(r.verdict == "conforms" for r in checked), [
         (r.name, r.message) for r in checked if r.verdict != "conforms"
     ]
+
+
+def test_an_unknown_dimension_reported_as_none_is_checked_once_computed():
+    # The standard: a dimension is None if and only if it is unknown (a lazy
+    # library's data-dependent size).  None matches any size before computing;
+    # the computed values' shape must then be right.  (dask's NaN is no such
+    # marker, and stays a shape deviation.)
+    pytest.importorskip("dask.array")
+    import ocean_array_api as xp
+    from conformance.checks import Options as CheckOptions
+    from conformance.checks import check_array
+
+    x = xp.arange(10, device="dask")
+    got = x[x > 4]
+    assert got.shape == (None,)
+    assert check_array(np.arange(5, 10), got, xp, None, CheckOptions()) == []
+    wrong = check_array(np.arange(5, 9), got, xp, None, CheckOptions())
+    assert [f.kind for f in wrong] == ["shape"]
+    assert "once computed" in wrong[0].message
+    assert [
+        f.kind
+        for f in check_array(np.zeros((5, 2), np.int64), got, xp, None, CheckOptions())
+    ] == ["shape"]  # another number of dimensions
+    da = pytest.importorskip("dask.array")
+    d = da.arange(10)
+    nan_sized = d[d > 4]
+    kinds = [
+        f.kind
+        for f in check_array(np.arange(5, 10), nan_sized, da, None, CheckOptions())
+    ]
+    assert "shape" in kinds
