@@ -320,9 +320,10 @@ def parse_markdown(text: str) -> dict[str, dict]:
                 page_revision.group(1) if page_revision else ""
             )
             row["counts"] = {h: int(named[h]) for h in _NAME_COLS}
-            if "advisories" in named:
-                row["advisory_names"] = int(named["advisories"] or 0)
-            else:  # a layout without advisories: unknown, not none
+            if "advisories" in named and named["advisories"].strip():
+                row["advisory_names"] = int(named["advisories"])
+            else:  # a layout without advisories, or a kept row that did not
+                # record them: unknown, not none
                 row["advisory_names"] = row["advisories"] = None
             wall = named.get("wall") or named.get("wall time") or "0"
             row["seconds"] = float(wall.split()[0])
@@ -338,8 +339,14 @@ def parse_markdown(text: str) -> dict[str, dict]:
                 row["kinds"] = {k: c for k, c in old.items() if c}
                 row["kind_columns"] = sorted(old)
         else:
-            counts = {h: int(c) for h, c in named.items() if h != "library" and int(c)}
-            row["kinds" if section.startswith("Deviations") else "advisories"] = counts
+            cells = {h: c.strip() for h, c in named.items() if h != "library"}
+            if cells and not any(cells.values()):
+                continue  # a kept row whose run did not record these: unknown
+            counts = {h: int(c) for h, c in cells.items() if c and int(c)}
+            deviations = section.startswith("Deviations")
+            row["kinds" if deviations else "advisories"] = counts
+            if deviations and not all(cells.values()):  # some not recorded
+                row["kind_columns"] = sorted(h for h, c in cells.items() if c)
     for row in rows.values():
         row.setdefault("kinds", {})
         row.setdefault("advisories", {})  # None (unknown) stays None

@@ -320,3 +320,33 @@ def test_table_keeps_a_row_of_the_older_layout_without_inventing_figures():
     assert "| `numpy` 2.4.6 * | 2025.12 | 256 | 11 | 0 | 0 | 0 |  | 287 s | 58 s |" in (
         text
     )
+
+
+def test_table_kept_rows_with_unrecorded_figures_round_trip():
+    # a kept row whose run did not record advisories or some kinds has empty
+    # cells: reading the page back leaves them unknown (None, not 0), and
+    # rendering again leaves them empty
+    from pathlib import Path
+
+    from conformance.table import parse_markdown, to_markdown
+
+    page = (
+        Path(__file__).resolve().parents[2] / "docs" / "conformance_table.md"
+    ).read_text()
+    rows = parse_markdown(page)
+    kept = [r for r in rows.values() if r.get("kept")]
+    for r in kept:
+        again = parse_markdown(to_markdown(list(rows.values()), []))[r["library"]]
+        assert again.get("advisory_names") == r.get("advisory_names")
+        assert again["kinds"] == r["kinds"]
+    fresh = {**next(iter(rows.values())), "library": "x", "kept": True}
+    fresh.update(advisory_names=None, advisories=None, kinds={"value": 3},
+                 kind_columns=["value"])  # fmt: skip
+    other = {**fresh, "library": "y", "kept": False, "kinds": {"dtype": 2}}
+    other.update(advisory_names=0, advisories={})
+    other.pop("kind_columns", None)
+    back = parse_markdown(to_markdown([fresh, other], []))
+    assert back["x"]["advisory_names"] is None
+    assert back["x"]["kinds"] == {"value": 3}
+    assert "dtype" not in back["x"]["kind_columns"]  # its dtype cell: empty
+    assert back["y"]["kinds"] == {"dtype": 2}
