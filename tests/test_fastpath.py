@@ -716,6 +716,7 @@ def test_reused_array_objects_start_fresh() -> None:
 def test_array_deallocation_clears_weak_references() -> None:
     """Array's own deallocator: weak-reference callbacks run, and the class's
     reference count is kept over many objects made and freed."""
+    import gc
     import sys
     import weakref
 
@@ -723,13 +724,21 @@ def test_array_deallocation_clears_weak_references() -> None:
     called = []
     a = x[1:]
     r = weakref.ref(a, lambda _: called.append(1))
-    before = sys.getrefcount(xp.Array)
-    del a
-    assert r() is None
-    assert called == [1]
-    made = [x[1:] for _ in range(1000)]
-    del made
-    assert sys.getrefcount(xp.Array) == before
+    # (no collection in between: one would free other tests' garbage arrays
+    # and change the class's count, whatever the deallocator does)
+    gc.collect()
+    gc.disable()
+    try:
+        del a
+        assert r() is None
+        assert called == [1]
+        before = sys.getrefcount(xp.Array)
+        made = [x[1:] for _ in range(1000)]
+        del made
+        after = sys.getrefcount(xp.Array)
+    finally:
+        gc.enable()
+    assert after == before
 
 
 @needs_fastpath
