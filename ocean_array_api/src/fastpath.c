@@ -469,12 +469,6 @@ struct DevEntry {
      * C call it makes, any other entry (ocean_ext.instrument's wrapper, a
      * test's stub) is called */
     PyObject *cpu[N_KK];
-    /* the size (elements) from which the entry cpu[i] runs on several
-     * threads (ocean_cpu._parallel; the address of the threshold of its
-     * Parallel wrapper, static in ocean_cpu._parallel_c, valid for the life
-     * of the process): the NumPy C call stands for smaller calls only.
-     * NULL: no threshold. */
-    const Py_ssize_t *limit[N_KK];
 };
 
 static void
@@ -548,31 +542,6 @@ direct_kernel(PyObject *f, PyObject *const *args, Py_ssize_t n)
     return in != NULL ? in : f;
 }
 
-/* The address of the size threshold of a parallel CPU entry (its
- * ``_size_limit`` capsule, see ocean_cpu/src/parallel.c), or NULL. */
-static const Py_ssize_t *
-size_limit(PyObject *f)
-{
-    if (f == NULL)
-        return NULL;
-    PyObject *cap = PyObject_GetAttrString(f, "_size_limit");
-    const Py_ssize_t *p = NULL;
-    if (cap != NULL && PyCapsule_CheckExact(cap))
-        p = PyCapsule_GetPointer(cap, "ocean_cpu._parallel_c.limit");
-    Py_XDECREF(cap);
-    PyErr_Clear();
-    return p;
-}
-
-/* Whether a NumPy C call may stand for a parallel entry: no threshold, or
- * ``o`` (when a NumPy array) below it. */
-static inline int
-below(const Py_ssize_t *limit, PyObject *o)
-{
-    return limit == NULL || !PyArray_Check(o) ||
-           PyArray_SIZE((PyArrayObject *)o) < *limit;
-}
-
 static DevEntry *
 entry_build(PyObject *dev)
 {
@@ -580,7 +549,6 @@ entry_build(PyObject *dev)
     PyObject *native = Py_XNewRef(dev_slot(dev, off_native));
     PyObject *backend = Py_XNewRef(dev_slot(dev, off_backend));
     PyObject *cpu[N_KK] = {NULL};
-    const Py_ssize_t *limit[N_KK] = {NULL};
     DevEntry *e = NULL;
     if (ops == NULL || native == NULL || backend == NULL || !PyDict_CheckExact(ops))
         goto fail;
@@ -606,28 +574,8 @@ entry_build(PyObject *dev)
         PyObject *name = PyUnicode_FromString("ocean_cpu._backend");
         PyObject *m = name ? PyImport_GetModule(name) : NULL;
         Py_XDECREF(name);
-        for (int i = 0; m != NULL && i < N_KK; i++) {
+        for (int i = 0; m != NULL && i < N_KK; i++)
             cpu[i] = PyObject_GetAttrString(m, cpu_kernel_names[i]);
-            PyErr_Clear();
-            /* the table's entry may be the function's Parallel wrapper
-             * (ocean_cpu._parallel): then the wrapper stands for it, below
-             * its size threshold */
-            PyObject *key = PyUnicode_FromString(cpu_kernel_names[i] + 1);
-            PyObject *t = key && cpu[i] ? PyDict_GetItemWithError(ops, key) : NULL;
-            Py_XINCREF(t);
-            Py_XDECREF(key);
-            if (t != NULL && t != cpu[i]) {
-                PyObject *w = PyObject_GetAttrString(t, "__wrapped__");
-                const Py_ssize_t *lim = w == cpu[i] ? size_limit(t) : NULL;
-                Py_XDECREF(w);
-                if (lim != NULL) {
-                    Py_SETREF(cpu[i], Py_NewRef(t));
-                    limit[i] = lim;
-                }
-            }
-            Py_XDECREF(t);
-            PyErr_Clear();
-        }
         Py_XDECREF(m);
         PyErr_Clear();
     }
@@ -642,10 +590,8 @@ entry_build(PyObject *dev)
     e->native = native;
     e->backend = backend;
     e->numpy_scalars = numpy_scalars;
-    for (int i = 0; i < N_KK; i++) {
+    for (int i = 0; i < N_KK; i++)
         e->cpu[i] = cpu[i];
-        e->limit[i] = limit[i];
-    }
     if (!entry_current(e)) { /* changed while we looked: not fast this time */
         Py_DECREF(e);
         return NULL;
@@ -1049,12 +995,16 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
     func = kernel(e, op->op);
     if (func == NULL)
         goto done;
-    Py_INCREF(func); /* the table may change during the call */
+    {
+        /* below its threshold, a Parallel entry's function, called straight */
+        PyObject *ops2[2] = {fx.data, b};
+        func = Py_NewRef(direct_kernel(func, ops2, 2)); /* the table may change */
+    }
     /* ocean_cpu's _pow with a Python int exponent is numpy.power itself, or
        numpy.square for the exponent 2 of a real array (as _pow decides) */
     int square = 0;
     if (func == e->cpu[KK_POW] && np_power != NULL && op->kind != K_REFLECTED &&
-        PyLong_CheckExact(b) && below(e->limit[KK_POW], fx.data) &&
+        PyLong_CheckExact(b) &&
         (op->kind != K_INPLACE || /* _pow computes apart into other outs */
          (PyArray_Check(fx.data) &&
           PyArray_ISNBO(PyArray_DESCR((PyArrayObject *)fx.data)->byteorder) &&
@@ -1068,11 +1018,6 @@ fast_binary(FastOp *op, PyObject *x, PyObject *other)
         square = !overflow && v == 2 && PyArray_Check(fx.data) &&
                  !PyTypeNum_ISCOMPLEX(PyArray_TYPE((PyArrayObject *)fx.data));
         Py_SETREF(func, Py_NewRef(square ? np_square : np_power));
-    }
-    else {
-        PyObject *ops2[2] = {fx.data, b}, *in = direct_kernel(func, ops2, 2);
-        if (in != func)
-            Py_SETREF(func, Py_NewRef(in)); /* the table holds the wrapper */
     }
     PyObject *a = fx.data, *r;
     if (square) {
@@ -1803,11 +1748,7 @@ fast_concat(PyObject *arrays, PyObject *axis)
         PyList_SET_ITEM(natives, i, Py_NewRef(data));
     }
     PyObject *r;
-    Py_ssize_t total = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        total += PyArray_SIZE((PyArrayObject *)PyList_GET_ITEM(natives, i));
-    if (f == e->cpu[KK_CONCAT] && axis != Py_None &&
-        (e->limit[KK_CONCAT] == NULL || total < *e->limit[KK_CONCAT])) {
+    if (direct_kernel(f, &natives, 1) == e->cpu[KK_CONCAT] && axis != Py_None) {
         /* _concat: numpy.concatenate(natives, axis) */
         r = PyArray_Concatenate(natives, (int)ax);
     }
@@ -1901,8 +1842,8 @@ fast_where(PyObject *cond, PyObject *x1, PyObject *x2)
         goto done;
     Py_INCREF(f);
     PyObject *r;
-    if (f == e->cpu[KK_WHERE] && below(e->limit[KK_WHERE], fc.data) &&
-        below(e->limit[KK_WHERE], b1) && below(e->limit[KK_WHERE], b2))
+    PyObject *wargs[3] = {fc.data, b1, b2};
+    if (direct_kernel(f, wargs, 3) == e->cpu[KK_WHERE])
         /* _where: numpy.where(cond, x1, x2) */
         r = PyArray_Where(fc.data, b1, b2);
     else {
@@ -1982,8 +1923,7 @@ fast_astype(PyObject *x, PyObject *dtype, PyObject *copy)
     Py_INCREF(f);
     PyObject *r;
     PyObject *args[3] = {fx.data, dtype_native[ti], copy};
-    if (f == e->cpu[KK_ASTYPE] && PyArray_CheckExact(fx.data) &&
-        below(e->limit[KK_ASTYPE], fx.data))
+    if (direct_kernel(f, args, 3) == e->cpu[KK_ASTYPE] && PyArray_CheckExact(fx.data))
         /* _astype: x.astype(dtype, copy=copy) */
         r = PyObject_VectorcallMethod(s_astype, args, 2, kw_copy);
     else
