@@ -310,20 +310,29 @@ def compute(*arrays: Array) -> tuple[Array, ...]:
     >>> y.shape
     (4,)
     """
-    where = "compute()"
+
+    def run(*handles: Any) -> Any:
+        from ocean_dask._backend import compute as _compute
+        from ocean_dask._backend import rewrap
+
+        return [rewrap(v, h) for v, h in zip(_compute(*handles), handles, strict=True)]
+
+    return _on_lazy(arrays, "compute()", run)
+
+
+def _on_lazy(arrays: tuple[Array, ...], where: str, run: Any) -> tuple[Array, ...]:
+    """``arrays`` with the lazy ones replaced by ``run(*their handles)``'s
+    handles (same dtypes and devices); the others as they are."""
     for i, a in enumerate(arrays):
         _check_array(a, where, f"arrays[{i}]")
     lazy = [i for i, a in enumerate(arrays) if a._device._backend.is_lazy(a._data)]
     out = list(arrays)
     if not lazy:
         return tuple(out)
-    from ocean_dask._backend import compute as _run
-    from ocean_dask._backend import rewrap
-
-    values = _run(*[arrays[i]._data for i in lazy])
-    for i, value in zip(lazy, values, strict=True):
+    results = run(*[arrays[i]._data for i in lazy])
+    for i, h in zip(lazy, results, strict=True):
         a = arrays[i]
-        out[i] = _wrap(rewrap(value, a._data), a._dtype, a._device)
+        out[i] = _wrap(h, a._dtype, a._device)
     return tuple(out)
 
 
@@ -364,22 +373,17 @@ def persist(*arrays: Array) -> tuple[Array, ...]:
     >>> int(xp.sum(y))
     18
     """
-    where = "persist()"
-    for i, a in enumerate(arrays):
-        _check_array(a, where, f"arrays[{i}]")
-    lazy = [i for i, a in enumerate(arrays) if a._device._backend.is_lazy(a._data)]
-    out = list(arrays)
-    if not lazy:
-        return tuple(out)
-    from ocean_dask._backend import persist as _persist
 
-    handles = _persist(*[arrays[i]._data for i in lazy])
-    for i, h in zip(lazy, handles, strict=True):
-        a = arrays[i]
-        if not a._data.flags.writeable:
-            h.flags.writeable = False
-        out[i] = _wrap(h, a._dtype, a._device)
-    return tuple(out)
+    def run(*handles: Any) -> Any:
+        from ocean_dask._backend import persist as _persist
+
+        out = _persist(*handles)
+        for h, old in zip(out, handles, strict=True):
+            if not old.flags.writeable:
+                h.flags.writeable = False
+        return out
+
+    return _on_lazy(arrays, "persist()", run)
 
 
 @contextlib.contextmanager
