@@ -7,7 +7,16 @@ where the standard says ``None``, and its ``__setitem__`` rewrites the dask
 array object in place (every holder of that object would see the write).
 ``LazyArray`` is a small handle around one dask array that answers those
 attributes the standard's way; ``setitem`` and the in-place operators rebind
-the handle to a new dask array, so nothing shared is ever mutated.
+the handle to a new dask array, so no dask array is ever mutated.
+
+Views: the result of basic indexing (integers, slices, ``...``, ``None``) is
+a handle linked to the indexed one (``parent`` and ``key``), as NumPy's
+result is a view of its memory.  A write into either is a write into both:
+a rebound view writes its new graph into its parent (and so on up,
+``_ops.rebind``), and a view whose parent's graph is no longer the one it
+was derived from derives its graph again when it is next read (``arr``), so
+``_add_to_diagonal(covariances[k], ...)``-style code gives NumPy's values
+and a write costs the same however many views are alive.
 
 A handle also says where its chunks live: ``gpu`` is None for NumPy chunks
 (the device ``dask``) and the CUDA device number for CuPy chunks (the device
@@ -50,17 +59,43 @@ class LazyArray:
     ``None`` too.
     """
 
-    __slots__ = ("__weakref__", "_flags", "arr", "gpu", "value", "value_of")
+    __slots__ = (
+        "__weakref__", "_arr", "_flags", "_src", "gpu", "key", "parent",
+        "value", "value_of",
+    )  # fmt: skip
     base = None  # never a view of another handle's memory (graphs are values)
 
     def __init__(self, arr: Any, gpu: int | None = None) -> None:
-        self.arr = arr
+        self._arr = arr
         self.gpu = gpu
         self._flags: Flags | None = None
         # the computed values of ``value_of`` (a dask array), when known: a
         # handle rebound to another graph (setitem) no longer has them
         self.value: Any = None
         self.value_of: Any = None
+        # a view: the handle it was indexed from, the (basic) key, and the
+        # parent's dask array that ``_arr`` was derived from
+        self.parent: LazyArray | None = None
+        self.key: Any = None
+        self._src: Any = None
+
+    @property
+    def arr(self) -> Any:
+        """The dask array; a view's is derived again from its parent's when
+        that has been rebound (a write into the parent or another view)."""
+        p = self.parent
+        if p is not None:
+            src = p.arr
+            if src is not self._src:
+                from ._ops import derive
+
+                self._arr = derive(p, self.key)
+                self._src = src
+        return self._arr
+
+    @arr.setter
+    def arr(self, arr: Any) -> None:
+        self._arr = arr
 
     def known(self) -> Any:
         """The values of this handle if they are in memory (computed), else
@@ -71,17 +106,22 @@ class LazyArray:
 
     @property
     def flags(self) -> Flags:
-        """Read-only is a flag of the handle: a view is another graph, which
-        a write through this handle never reaches (nor the reverse)."""
+        """Read-only is a flag of the handle; a view of a read-only handle
+        is read-only, and no write through a view reaches a read-only one
+        (``check_writeable``)."""
         if self._flags is None:
             self._flags = Flags()
         return self._flags
 
     def check_writeable(self) -> None:
-        """Raise NumPy's ValueError for a write to a read-only handle."""
-        if self._flags is not None and not self._flags.writeable:
-            msg = "assignment destination is read-only"
-            raise ValueError(msg)
+        """Raise NumPy's ValueError for a write to a read-only handle, or to
+        a view whose write would reach a read-only handle."""
+        h: LazyArray | None = self
+        while h is not None:
+            if h._flags is not None and not h._flags.writeable:
+                msg = "assignment destination is read-only"
+                raise ValueError(msg)
+            h = h.parent
 
     @property
     def shape(self) -> tuple[int | None, ...]:
@@ -117,17 +157,9 @@ class LazyArray:
         return LazyArray(self.arr.T, self.gpu)
 
     def __getitem__(self, key: Any) -> LazyArray:
-        from ._ops import _getitem  # the table's getitem, with its checks
-        from ._sizes import settle
+        from ._ops import index  # the table's getitem, with its checks
 
-        if self.gpu is not None:
-            from ._chunks import on_gpu
-
-            return on_gpu(  # type: ignore[no-any-return]
-                self.gpu,
-                lambda: LazyArray(settle(_getitem(self.arr, unwrap(key)))),
-            )
-        return LazyArray(settle(_getitem(self.arr, unwrap(key))))
+        return index(self, key)  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
         if not self.ndim:

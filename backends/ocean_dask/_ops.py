@@ -119,7 +119,7 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
                     f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
                 )
                 raise ValueError(msg)
-            out.arr = _sizes.keep(res.astype(out.arr.dtype, copy=False), res)
+            rebind(out, _sizes.keep(res.astype(out.arr.dtype, copy=False), res))
             return out
         return _out(res)
 
@@ -809,6 +809,129 @@ def _unstack(x: Any, axis: int) -> Any:
     return tuple(out)
 
 
+# --- views ------------------------------------------------------------------
+def _is_basic(key: Any) -> bool:
+    """Whether ``key`` (unwrapped) is a basic index: NumPy gives a view."""
+    for k in key if key.__class__ is tuple else (key,):
+        if k is None or k is Ellipsis or k.__class__ is slice:
+            continue
+        if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+            continue
+        return False
+    return True
+
+
+def _on_device_of(h: LazyArray, build: Callable[[], Any]) -> Any:
+    """``build()``, with ``h``'s GPU current when its chunks are CuPy's."""
+    if h.gpu is None:
+        return build()
+    return _chunks.on_gpu(h.gpu, build)
+
+
+def index(x: LazyArray, key: Any) -> LazyArray:
+    """``x[key]`` on handles: the table's getitem; for a basic key, the
+    result is a view of ``x`` (``_native``: writes go through both ways)."""
+    key = unwrap(key)
+    res = _on_device_of(x, lambda: _lifted_getitem(x, key))
+    if _is_basic(key) and (
+        # as NumPy: integers on every axis give a scalar (a copy), unless
+        # the key holds an ellipsis
+        res.ndim
+        or any(k is Ellipsis for k in (key if key.__class__ is tuple else (key,)))
+    ):
+        _link(res, x, key)
+    return res  # type: ignore[no-any-return]
+
+
+def _link(view: LazyArray, parent: LazyArray, key: Any) -> None:
+    view.parent = parent
+    view.key = key
+    view._src = parent.arr
+    if parent._flags is not None and not parent._flags.writeable:
+        view.flags.writeable = False  # as NumPy's views of read-only memory
+
+
+def derive(parent: LazyArray, key: Any) -> Any:
+    """The dask array of ``parent[key]`` (a view's graph, derived again)."""
+    return _on_device_of(parent, lambda: _lifted_getitem(parent, key)).arr
+
+
+def _through(x: LazyArray, key: Any) -> tuple[LazyArray, tuple[Any, ...]] | None:
+    """For a write ``x[key] = ...`` into a view ``x``: the root handle and
+    the key selecting the same elements in it, in the same order and axes
+    (so the same values broadcast alike), or None where that needs sizes
+    that are data-dependent, a ``None`` (new axis) or a key that is not
+    basic: the write then goes through the view's own graph (``rebind``)."""
+    keys = key if key.__class__ is tuple else (key,)
+    if not _is_basic(keys) or any(k is None for k in keys):
+        return None
+    h = x
+    while h.parent is not None:
+        p = h.parent
+        outer = h.key if h.key.__class__ is tuple else (h.key,)
+        vshape = h.shape
+        pshape = p.shape
+        if any(k is None for k in outer) or None in vshape or None in pshape:
+            return None
+        keys = _compose(outer, keys, pshape, vshape)
+        h = p
+    return h, keys
+
+
+def _compose(
+    outer: tuple[Any, ...],
+    inner: tuple[Any, ...],
+    pshape: tuple[int, ...],
+    vshape: tuple[int, ...],
+) -> tuple[Any, ...]:
+    """The key on the parent (shape ``pshape``) of ``parent[outer][inner]``
+    (``outer`` and ``inner`` basic, without ``None``; ``vshape`` is the
+    shape of ``parent[outer]``)."""
+    outer = _expand_ellipsis(outer, len(pshape))
+    inner = _expand_ellipsis(inner, len(vshape))
+    out: list[Any] = []
+    va = 0  # the axis of the view
+    for n, k in zip(pshape, outer, strict=True):
+        if k.__class__ is not slice:
+            out.append(int(k) + n if k < 0 else int(k))
+            continue
+        r = range(*k.indices(n))
+        j = inner[va]
+        if j.__class__ is slice:
+            rr = r[j]
+            if not rr:
+                out.append(slice(0, 0))
+            else:
+                stop = rr[-1] + (1 if rr.step > 0 else -1)
+                out.append(slice(rr[0], stop if stop >= 0 else None, rr.step))
+        else:
+            m = len(r)
+            if not -m <= j < m:
+                msg = f"index {j} is out of bounds for axis {va} with size {m}"
+                raise IndexError(msg)
+            out.append(r[int(j)])
+        va += 1
+    return tuple(out)
+
+
+def rebind(x: LazyArray, arr: Any) -> None:
+    """Make ``arr`` (a dask array) the graph of ``x``, as a write into ``x``:
+    for a view, the new values are written into its parent (and so on up to
+    the root); the views of the handles written derive their graphs again
+    when next read (``LazyArray.arr``).  On an error ``x`` is left as it
+    was."""
+    parent = x.parent
+    old = x._arr
+    x.arr = arr
+    if parent is None:
+        return
+    try:
+        _on_device_of(parent, lambda: _setitem(parent, x.key, x, back=True))
+    except BaseException:
+        x._arr = old
+        raise
+
+
 # --- indexing ---------------------------------------------------------------
 def _getitem(x: Any, key: Any) -> Any:
     keys = key if key.__class__ is tuple else (key,)
@@ -862,6 +985,9 @@ def _getitem(x: Any, key: Any) -> Any:
     if all(isinstance(k, slice) and k == slice(None) for k in keys):
         return x
     return x[tuple(keys)]
+
+
+_lifted_getitem = _lift(_getitem, "getitem")  # handles in, a handle out
 
 
 def _canonical(s: slice, n: int) -> slice:
@@ -1303,10 +1429,29 @@ def _take_block(b: Any, adv: tuple[int, ...], ks: list[Any]) -> Any:
     return b[tuple(key)]
 
 
-def _setitem(x: LazyArray, key: Any, value: Any) -> None:
+def _setitem(x: LazyArray, key: Any, value: Any, *, back: bool = False) -> None:
+    """``x[key] = value`` on handles (``back``: ``value`` is a view of ``x``
+    at ``key`` whose own graph was just written, see ``rebind``)."""
     x.check_writeable()
-    arr = x.arr
     key = unwrap(key)
+    if value.__class__ is LazyArray and value.parent is x and not back:
+        # x[k] = x[k] (Python's ``x[k] += v`` ends so, after the view's own
+        # in-place write went through): the view holds x[k]'s values already
+        keys = key if key.__class__ is tuple else (key,)
+        vkeys = value.key if value.key.__class__ is tuple else (value.key,)
+        if len(keys) == len(vkeys) and all(
+            a is b or (a.__class__ is b.__class__ and a == b)
+            for a, b in zip(keys, vkeys, strict=True)
+        ):
+            return
+    if x.parent is not None:
+        # a write into a view: into the root, with the key composed, when
+        # the key allows (the view derives its graph again when read)
+        through = _through(x, key)
+        if through is not None:
+            _setitem(through[0], through[1], value)
+            return
+    arr = x.arr
     value = unwrap(value)
     if value.__class__ in (int, float, complex, bool):
         # as NumPy: OverflowError for a Python int out of the dtype's range
@@ -1322,7 +1467,7 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
         if _selects_nothing(keys[0]):
             _check_broadcast(value, (0, *arr.shape[keys[0].ndim :]))
             return  # nothing to write
-        x.arr = _mask_assign(arr, keys[0], value)
+        rebind(x, _mask_assign(arr, keys[0], value))
         return
     keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
     arrays = [k for k in keys if isinstance(k, _Array)]
@@ -1330,11 +1475,11 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
         not arrays
         or (len(arrays) == 1 and arrays[0].ndim == 1 and not isinstance(value, _Array))
     ):
-        x.arr = _assign_unknown(arr, keys, value)
+        rebind(x, _assign_unknown(arr, keys, value))
         return
     _check_known(arr, keys, "__setitem__()")
     if any(isinstance(k, _Array) for k in keys):
-        x.arr = _scatter_assign(arr, keys, value)
+        rebind(x, _scatter_assign(arr, keys, value))
         return
     sel_shape = arr[keys].shape
     value = _fit_value(value, sel_shape)
@@ -1343,7 +1488,7 @@ def _setitem(x: LazyArray, key: Any, value: Any) -> None:
     keys, value = _positive_steps(keys, arr.shape, sel_shape, value)
     new = arr.copy()
     new[keys] = value  # dask rewrites `new` (a fresh object) in place
-    x.arr = new
+    rebind(x, new)
 
 
 def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
@@ -2981,7 +3126,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "where": _where,
             "astype": lambda x, dtype, copy: _sizes.keep(x.astype(dtype), x),
             "copy": lambda x: _sizes.keep(x.copy(), x),
-            "getitem": _getitem,
+            "getitem": _getitem,  # on handles: index(), set below
             "getitem_native": _getitem,
             "native_result": lambda x: x,
             "take": _take,
@@ -3058,4 +3203,6 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
         raw[name] = _unique_entry(raw[name], name)
     ops = {name: _lift(func, name) for name, func in raw.items()}
     ops["setitem"] = _setitem  # works on the handle itself (rebinds it)
+    # basic indexing gives views (_native), as on the CPU
+    ops["getitem"] = ops["getitem_native"] = index
     return ops

@@ -55,9 +55,13 @@ RTOL32 = 2e-4  # float32 and complex64
 REFUSALS = {
     "unstack": "the number of arrays is data-dependent",
     "setitem": "an array value assigned into a slice of data-dependent length",
+    "view_write": "a view written back into a slice of data-dependent length",
 }
 
 CHUNKINGS = ("one", "unit", "uneven")
+
+# steps that write into their first argument (the first result is that array)
+WRITES = ("setitem", "inplace", "view_write")
 SHOW_REFUSALS = False
 
 _DTYPES = (
@@ -153,6 +157,20 @@ def call(step: Step, pool: list[Any], dev: Any) -> list[Any]:
     if op == "setitem":
         args[0][args[1]] = args[2]
         return [args[0]]
+    if op == "view_write":  # views of basic indexing share writes (NumPy's)
+        a, k1, where, k2, v = args
+        view = a[k1]
+        if where == "view":
+            view[k2] = v
+        elif where == "view+=":
+            view += v
+        elif where == "nested":  # a view of the view
+            inner = view[k2]
+            inner[...] = v
+            return [a, view, inner]
+        else:
+            a[k2] = v
+        return [a, view]
     if op == "mask":  # x[x > t] or x[x != t]: a data-dependent size
         x, t = args
         return [x[(x > t) if x.dtype != xp.bool else x]]
@@ -469,6 +487,17 @@ def gen_step(g: Gen) -> Step | None:
             else np.zeros(0, dtype=np.int64)
         )
         return Step("setitem", (Ref(i), Lit(idx), value))
+    if r < 0.785:  # a write into a view, or into the base of a view
+        i = g.pick(_nd(_is("numeric"), 1))
+        if i is None:
+            return None
+        a = pool[i]
+        k1 = g.basic_key(a.shape)
+        where = str(g.rng.choice(["view", "view+=", "nested", "base"]))
+        k2 = g.basic_key(a[k1].shape if where != "base" else a.shape)
+        if where != "base" and not a[k1].ndim:
+            k2 = ()
+        return Step("view_write", (Ref(i), k1, where, k2, _scalar_for(g, a)))
     if r < 0.80:  # in-place operators
         i = g.pick(_is("numeric"))
         if i is None:
@@ -796,7 +825,7 @@ def generate(
         vals = [np.array(r, copy=True) for r in res]  # never a view of the pool
         steps.append(step)
         outcomes.append((vals, None))
-        if step.op in ("setitem", "inplace"):
+        if step.op in WRITES:
             t = step.args[0].i
             host[t] = vals[0].copy()
             continue
@@ -951,7 +980,7 @@ def replay(
         except Exception as exc:
             if cpu_exc is not None and isinstance(exc, type(cpu_exc)):
                 tally.errors_matched += 1
-                if step.op in ("setitem", "inplace"):
+                if step.op in WRITES:
                     return  # the target's state differs now: stop here
                 continue
             if cpu_exc is not None:
@@ -981,13 +1010,12 @@ def replay(
             if r.device != DASK:
                 differ(k, f"result on {r.device}")
                 return
-        if step.op in ("setitem", "inplace"):
+        if step.op in WRITES:
             continue
         for r, wv in zip(res, want, strict=True):
             if wv.size <= 400 and wv.dtype.name in _DTYPES:
-                # a result that is an operand itself (broadcast_arrays of an
-                # array of the result shape) is copied, as generate() copies
-                # every CPU result: a later write must not reach it
-                pool.append(
-                    xp.asarray(r, copy=True) if any(r is p for p in pool) else r
-                )
+                # a copy, as generate() copies every CPU result: results
+                # of basic indexing are views (a later write into the pool
+                # would reach them), and a result may be an operand itself
+                # (broadcast_arrays of an array of the result shape)
+                pool.append(xp.asarray(r, copy=True))

@@ -3,7 +3,8 @@
 
 Programs (``dask_programs.py``) chain elementwise functions, reductions with
 every axis form, indexing and assignment of every kind (slices, integers,
-``None``, ``...``, masks, index arrays), in-place operators, manipulation,
+``None``, ``...``, masks, index arrays), writes into views of basic indexing
+and into their bases, in-place operators, manipulation,
 sorting, ``unique_*``, ``searchsorted``, ``nonzero``, cumulative functions,
 ``linalg`` and ``fft``, with masks making data-dependent sizes along the way.
 Each program is replayed under every chunking of its inputs (one chunk,

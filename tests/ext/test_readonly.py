@@ -24,8 +24,8 @@ from . import all_functions as af
 def _cpu_default():
     """The CPU as the default device, for the tests of read-only *memory*
     (views sharing it, NumPy's flags, regions, shares_memory): a lazy device
-    (dask) has none.  Its arrays are graphs, a view is another graph, and
-    read-only is a flag of each array (tests/backends/test_dask_backend.py)."""
+    (dask) has none.  Its arrays are graphs, and read-only is a flag of each
+    array that its views inherit (tests/backends/test_dask_views.py)."""
     if LAZY_DEFAULT:
         with CPU0:
             yield
