@@ -1089,6 +1089,20 @@ def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Re
     return out
 
 
+def _start_method(target: str) -> str:
+    """How ``-j`` starts its workers: fork (cheap: the target is imported
+    once), unless a library that runs threads of its own from its import
+    (JAX's runtime) is loaded, whose locks a forked child inherits held and
+    may wait on forever (a ``-j 2`` run on jax.numpy hung so, both workers
+    idle): then spawn (each worker imports the target itself)."""
+    import sys
+
+    from .prove import _NO_FORK
+
+    loaded = target.split(".")[0] in _NO_FORK or any(m in sys.modules for m in _NO_FORK)
+    return "spawn" if loaded or not hasattr(os, "fork") else "fork"
+
+
 def _worker(args: tuple[list[str], Options]) -> list[Record]:
     names, opts = args
     opts.progress = None
@@ -1148,7 +1162,7 @@ def run(opts: Options, on_records: Any = None) -> tuple[list[Record], float]:
             ordered = sorted(names, key=lambda n: -len(reg[n].features))
             chunks = [ordered[i :: opts.jobs * 4] for i in range(opts.jobs * 4)]
             progress, opts.progress = opts.progress, None
-            mp = multiprocessing.get_context("fork")
+            mp = multiprocessing.get_context(_start_method(opts.target))
             pool = mp.Pool(opts.jobs)
             try:
                 done = 0

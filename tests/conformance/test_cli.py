@@ -350,3 +350,36 @@ def test_table_kept_rows_with_unrecorded_figures_round_trip():
     assert back["x"]["kinds"] == {"value": 3}
     assert "dtype" not in back["x"]["kind_columns"]  # its dtype cell: empty
     assert back["y"]["kinds"] == {"dtype": 2}
+
+
+def test_workers_are_spawned_where_a_loaded_library_runs_threads(monkeypatch):
+    # A forked worker of a process running JAX's threads may wait forever on
+    # a lock one of them held (a -j 2 run on jax.numpy hung so): spawn then.
+    import sys
+    import types
+
+    from conformance import runner
+
+    monkeypatch.delitem(sys.modules, "jax", raising=False)
+    assert runner._start_method("numpy") == "fork"
+    assert runner._start_method("jax.numpy") == "spawn"
+    monkeypatch.setitem(sys.modules, "jax", types.ModuleType("jax"))
+    assert runner._start_method("array_api_compat.jax") == "spawn"
+    assert runner._start_method("numpy") == "spawn"
+
+
+def test_spawned_workers_give_the_forked_workers_records(monkeypatch):
+    from conformance import runner
+
+    def records(method):
+        monkeypatch.setattr(runner, "_start_method", lambda target: method)
+        opts = runner.Options(
+            target="array_api_strict", quick=True, jobs=2, only=("abs", "sum", "flip"),
+            database=None, prove=False,
+        )  # fmt: skip
+        recs, _ = runner.run(opts)
+        return sorted((r.name, r.feature, r.dtype, r.verdict) for r in recs)
+
+    forked = records("fork")
+    assert forked
+    assert records("spawn") == forked
