@@ -208,7 +208,10 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     Notes
     -----
     Arrays that need broadcasting come back as read-only views on the CPU; an
-    array that already has the result shape is returned as it is.  Before
+    array that already has the result shape is returned as it is (on a lazy
+    device, where sizes may be data-dependent, each comes back paired with
+    the others, so that lengths of ``None`` that differ raise ValueError
+    when computed).  Before
     2025.12 the namespace's ``broadcast_arrays`` returns a list.
     """
     fn = "broadcast_arrays()"
@@ -227,11 +230,11 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     if like is not None and None in shape:
         # a data-dependent size (lazy devices): each array broadcast against
         # the others chunk by chunk, as an elementwise function pairs them
+        # (every array, that of the result shape too: two lengths of None
+        # may differ, which the pairing checks when the graph runs)
         natives = [a._data for a in arrays]
         return tuple(
-            a
-            if a._data.shape == shape
-            else _wrap(like(a._data, *natives[:i], *natives[i + 1 :]), a._dtype, dev)  # type: ignore[arg-type]
+            _wrap(like(a._data, *natives[:i], *natives[i + 1 :]), a._dtype, dev)  # type: ignore[arg-type]
             for i, a in enumerate(arrays)
         )
     op = dev._ops["broadcast_to"]  # type: ignore[union-attr]

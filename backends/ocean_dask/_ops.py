@@ -451,6 +451,7 @@ def _join_aligned(arrays: Sequence[Any], axis: int | None) -> tuple[list[Any], b
     out = list(arrays)
     nd = out[0].ndim
     unknown = False
+    checks: list[Any] = []
     for ax in range(nd):
         if ax == axis:
             continue
@@ -465,10 +466,24 @@ def _join_aligned(arrays: Sequence[Any], axis: int | None) -> tuple[list[Any], b
             and all(_sizes.unknown_axis(a, ax) for a in out)
         ):
             continue
+        checks.append(_sizes.lengths_differ([(a, ax) for a in out]))
         out = [_sizes.whole(a, [ax]) for a in out]
         out = [
             a if _sizes.unknown_axis(a, ax) else _sizes._forget(a, {ax}) for a in out
         ]
+    if checks:
+        # Note: dask puts the joined chunks in place by assignment, which
+        # would broadcast a chunk of one row into a longer one: lengths that
+        # differ must raise first, as NumPy's concatenate does
+        flag = checks[0]
+        for c in checks[1:]:
+            flag = flag | c
+        exc = ValueError(
+            "all the input array dimensions except for the concatenation axis "
+            "must match exactly: arrays of data-dependent size (None) have "
+            "different lengths"
+        )
+        out = [_raise_if(a, flag, exc) for a in out]
     return out, unknown
 
 
@@ -2514,6 +2529,16 @@ def _vecdot(x1: Any, x2: Any, axis: int) -> Any:
             return (_chunks.module_of(a).conj(a) if a.dtype.kind == "c" else a) * b
 
         prod = _elemwise(block, x1, x2, dtype=rt)
+        a1, a2 = x1.ndim + axis, x2.ndim + axis  # (axis < 0, from the front end)
+        if _sizes.unknown_axis(x1, a1) or _sizes.unknown_axis(x2, a2):
+            # the contracted lengths must be equal (a length of 1 does not
+            # broadcast there, as the CPU refuses): checked with the graph
+            flag = _sizes.lengths_differ([(x1, a1), (x2, a2)])
+            exc = ValueError(
+                "vecdot(): the arrays' lengths along `axis` (data-dependent, "
+                "None) differ"
+            )
+            return _raise_if(prod.sum(axis=axis, dtype=rt), flag, exc)
     else:
         prod = (da.conj(x1) if x1.dtype.kind == "c" else x1) * x2
     return prod.sum(axis=axis, dtype=rt)
@@ -2750,11 +2775,13 @@ def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
         return da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
     def cross(x1: Any, x2: Any, axis: int) -> Any:
-        x1, x2 = da.broadcast_arrays(x1, x2)
-        x1 = x1.rechunk({axis: -1})
-        x2 = x2.rechunk(x1.chunks)
+        # (axis < 0, from the front end) the vectors whole in each chunk, the
+        # other axes paired as an elementwise function pairs them (sizes
+        # that are data-dependent included)
         dtype = np.result_type(x1.dtype, x2.dtype)
-        return da.map_blocks(
+        x1 = _sizes.whole(x1, [x1.ndim + axis])
+        x2 = _sizes.whole(x2, [x2.ndim + axis])
+        return _elemwise(
             lambda a, b: c["linalg.cross"](a, b, axis), x1, x2, dtype=dtype
         )
 

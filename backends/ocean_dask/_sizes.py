@@ -153,6 +153,28 @@ def offsets(x: Any, axis: int) -> tuple[dict[Any, Any], Any]:
     return dsk, (name,)
 
 
+def _differ(*starts: np.ndarray) -> np.ndarray:
+    return np.asarray(len({int(s[-1]) for s in starts}) > 1)
+
+
+def lengths_differ(pairs: Sequence[tuple[Any, int]]) -> Any:
+    """A 0-d boolean dask array: whether the arrays of ``pairs`` ((array,
+    axis)) have different lengths along their axes, computed in the graph
+    (a check for arrays of data-dependent size that must meet exactly)."""
+    name = f"ocean-differ-{tokenize([(a.name, ax) for a, ax in pairs])}"
+    dsk: dict[Any, Any] = {}
+    keys = []
+    for a, ax in pairs:
+        d, k = offsets(a, ax)
+        dsk.update(d)
+        keys.append(k)
+    dsk[(name,)] = (_differ, *keys)
+    graph = HighLevelGraph.from_collections(
+        name, dsk, dependencies=[a for a, _ in pairs]
+    )
+    return da.Array(graph, name, (), dtype=bool, meta=np.empty((), dtype=bool))
+
+
 # --- slices ------------------------------------------------------------------
 def _local(s: slice, start: int, length: int, total: int) -> slice | None:
     """The part of slice ``s`` (of an axis of length ``total``) that falls in
