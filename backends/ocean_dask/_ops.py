@@ -2304,7 +2304,42 @@ def _mean(x: Any, axis: Any, keepdims: bool) -> Any:
     return da.mean(x, axis=axis, keepdims=keepdims)
 
 
+def _whole_chunk_reduction(name: str, x: Any, axis: Any, *args: Any) -> Any:
+    """The chunk kernel ``name`` (``x, axis, *args``, ``keepdims`` last in
+    ``args``) on each chunk of ``x``, whose reduced axes are one chunk each:
+    every result is the CPU's reduction of that chunk, values and dtype alike
+    (the length of a reduced axis need not be known)."""
+    axes = _axes(x.ndim, axis)
+    keepdims = args[-1]
+    kernel = _chunks.kernels()[name]
+    sample = np.ones((1,) * x.ndim, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        dtype = np.asarray(_chunks.CPU_KERNELS[name](sample, axis, *args)).dtype
+    chunks = tuple(
+        (1,) if i in axes else c
+        for i, c in enumerate(x.chunks)
+        if keepdims or i not in axes
+    )
+    ndim = len(chunks)
+    return x.map_blocks(
+        lambda b: kernel(b, axis, *args),
+        dtype=dtype,
+        chunks=chunks,
+        drop_axis=() if keepdims else axes,
+        meta=_sizes._meta(x, ndim, dtype),
+        token=name,
+    )
+
+
 def _spread(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``var``/``std``.
+
+    Note: where each reduced axis is one chunk (small arrays), the chunk
+    kernel reduces it, so the values are the CPU's.  dask's ``var`` divides a
+    float32 chunk's sum by an integer count, which makes the mean and the
+    deviations float64: 1 ulp from the CPU's float32 result, often.
+    """
+
     def entry(x: Any, axis: Any, correction: float, keepdims: bool) -> Any:
         if axis == ():
             return _per_chunk(name, x, (), correction, keepdims)
@@ -2312,6 +2347,8 @@ def _spread(func: Callable[..., Any], name: str) -> Callable[..., Any]:
             shape, count = reduced(x.shape, axis, keepdims)
             if count - correction <= 0:
                 return _nan_fill(shape, x.dtype)
+        if all(len(x.chunks[a]) == 1 for a in _axes(x.ndim, axis)):
+            return _whole_chunk_reduction(name, x, axis, correction, keepdims)
         if _sizes.unknown(x):
             res = _two_pass_var(x, axis, correction, keepdims)
             res = da.sqrt(res) if name == "std" else res

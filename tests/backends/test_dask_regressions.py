@@ -590,3 +590,29 @@ def test_vecdot_of_operands_cut_differently_with_data_dependent_sizes(chunks):
     for axis in (-1, -2):
         want = np.vecdot(np.fft.fftn(a), a, axis=axis)
         same(values(xp.vecdot(f, x, axis=axis)), want)
+
+
+@pytest.mark.parametrize("data_dependent", [False, True])
+def test_var_and_std_over_axes_in_one_chunk_give_the_cpus_values(data_dependent):
+    # found by scikit-learn's GaussianNB on float32 data: dask's var divides
+    # a chunk's float32 sum by an integer count, so the mean and deviations
+    # were float64 and var_ came out 1 ulp from the CPU's; over axes that are
+    # one chunk each the chunk kernel now reduces, as on the CPU
+    a = np.random.default_rng(0).standard_normal((60, 5)).astype(np.float32)
+    x = masked(a, (60, 5)) if data_dependent else on(a, (60, 5))
+    c = xp.asarray(a, device=CPU)
+    calls = [
+        (xp.var, {"axis": 0}),
+        (xp.var, {"axis": (0, 1), "correction": 1, "keepdims": True}),
+        (xp.std, {"axis": -1, "keepdims": True}),
+        (xp.std, {}),
+    ]
+    for f, kw in calls:
+        got, want = values(f(x, **kw)), values(f(c, **kw))
+        assert got.dtype == want.dtype, (f, kw)
+        np.testing.assert_array_equal(got, want, err_msg=f"{f.__name__} {kw}")
+    # rows of data-dependent length, one chunk each, reduced along the row
+    got = values(xp.var(masked(a, (1, 5)), axis=1))
+    np.testing.assert_array_equal(got, values(xp.var(c, axis=1)))
+    # an axis cut into several chunks keeps dask's algorithm (close, not equal)
+    same(values(xp.var(on(a, (25, 5)), axis=0)), np.var(a, axis=0))

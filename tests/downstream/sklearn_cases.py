@@ -21,10 +21,31 @@ import sklearn
 from sklearn import metrics
 from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.linear_model import Ridge
+from sklearn.kernel_approximation import Nystroem
+from sklearn.linear_model import (
+    LogisticRegression,
+    PoissonRegressor,
+    Ridge,
+    RidgeClassifier,
+    RidgeClassifierCV,
+    RidgeCV,
+)
 from sklearn.metrics import pairwise
 from sklearn.mixture import GaussianMixture
-from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
+from sklearn.preprocessing import (
+    Binarizer,
+    KernelCenterer,
+    LabelBinarizer,
+    LabelEncoder,
+    MaxAbsScaler,
+    MinMaxScaler,
+    Normalizer,
+    PolynomialFeatures,
+    StandardScaler,
+    label_binarize,
+)
 
 import ocean_array_api as xp
 import ocean_ext
@@ -46,6 +67,14 @@ yt = rng.integers(0, 4, 40)
 yp = np.where(rng.random(40) < 0.6, yt, rng.integers(0, 4, 40))
 rt = rng.standard_normal(40)
 rp = rt + 0.3 * rng.standard_normal(40)
+# binary labels and scores, class probabilities, positive targets (deviances,
+# logarithmic errors) and non-negative features (chi-squared kernels)
+bt = rng.integers(0, 2, 40)
+bs = np.clip(bt * 0.4 + 0.6 * rng.random(40), 0.01, 0.99)
+prob = rng.random((40, 4))
+prob /= prob.sum(axis=1, keepdims=True)
+pt = np.abs(rt) + 0.1
+pp = np.abs(rp) + 0.1
 DEV1 = xp.__array_namespace_info__().devices()[1]
 
 
@@ -68,12 +97,65 @@ def _lda(c):
 def _gaussian_mixture(c):
     # init_params="random" indexes with NumPy integers (x[np.int64(k)] = ...),
     # which the standard allows (any __index__ object); it raised IndexError.
-    # Fails on the dask device: scikit-learn adds reg_covar by writing into
-    # covariances[k, :, :], a view on NumPy, a separate array there (the
-    # standard leaves views to the library; docs/dask.md).
+    # scikit-learn adds reg_covar by writing into covariances[k, :, :]: a view,
+    # on the dask device too since basic indexing gives views there
+    # (docs/dask.md).
     g = GaussianMixture(n_components=2, init_params="random", random_state=0)
     g.fit(c(X))
     return [g.weights_, g.means_, g.predict_proba(c(X))]
+
+
+def _ridge_cv(c):
+    r = RidgeCV(alphas=(0.1, 1.0, 10.0)).fit(c(X), c(y_reg))
+    return [r.coef_, r.intercept_, r.alpha_, r.predict(c(Y))]
+
+
+def _ridge_classifier(c):
+    r = RidgeClassifier(alpha=0.5, solver="svd").fit(c(X), c(y_cls))
+    return [r.coef_, r.decision_function(c(Y)), r.predict(c(X))]
+
+
+def _ridge_classifier_cv(c):
+    r = RidgeClassifierCV(alphas=(0.1, 1.0)).fit(c(X), c(y_cls))
+    return [r.coef_, r.predict(c(X))]
+
+
+def _logistic_regression(c):
+    # lbfgs (the default) is the solver with array API support
+    r = LogisticRegression(tol=1e-10, max_iter=500).fit(c(X), c(y_cls))
+    return [r.coef_, r.intercept_, r.predict_proba(c(X)), r.predict(c(Y))]
+
+
+def _poisson_regressor(c):
+    r = PoissonRegressor(alpha=0.1, tol=1e-10).fit(c(X), c(np.abs(y_reg)))
+    return [r.coef_, r.intercept_, r.predict(c(Y))]
+
+
+def _gaussian_nb(c):
+    g = GaussianNB().fit(c(X), c(y_cls))
+    return [g.theta_, g.var_, g.class_prior_, g.predict_proba(c(X)), g.predict(c(Y))]
+
+
+def _gaussian_mixture_diag(c):
+    g = GaussianMixture(
+        n_components=2, covariance_type="diag", init_params="random", random_state=0
+    ).fit(c(X))
+    return [g.means_, g.covariances_, g.predict_proba(c(X))]
+
+
+def _pca_covariance_eigh(c):
+    p = PCA(n_components=3, svd_solver="covariance_eigh").fit(c(X))
+    return [p.components_, p.explained_variance_, p.transform(c(Y))]
+
+
+def _label_encoder(c):
+    e = LabelEncoder().fit(c(yt))
+    return [e.classes_, e.transform(c(yp)), e.inverse_transform(c(yp))]
+
+
+def _label_binarizer(c):
+    b = LabelBinarizer().fit(c(yt))
+    return [b.classes_, b.transform(c(yp)), b.inverse_transform(b.transform(c(yp)))]
 
 
 CASES = {
@@ -100,6 +182,79 @@ CASES = {
     ),
     "cosine_similarity": lambda c: pairwise.cosine_similarity(c(X), c(Y)),
     "rbf_kernel": lambda c: pairwise.rbf_kernel(c(X), c(Y), gamma=0.3),
+    "RidgeCV": _ridge_cv,
+    "RidgeClassifier_svd": _ridge_classifier,
+    "RidgeClassifierCV": _ridge_classifier_cv,
+    "LogisticRegression": _logistic_regression,
+    "PoissonRegressor": _poisson_regressor,
+    "GaussianNB": _gaussian_nb,
+    "GaussianMixture_diag": _gaussian_mixture_diag,
+    "PCA_covariance_eigh": _pca_covariance_eigh,
+    "Nystroem": lambda c: (
+        Nystroem(n_components=10, random_state=0).fit(c(X)).transform(c(Y))
+    ),
+    "KernelCenterer": lambda c: KernelCenterer().fit(c(X @ X.T)).transform(c(Y @ X.T)),
+    "MaxAbsScaler": lambda c: MaxAbsScaler().fit_transform(c(X)),
+    "Normalizer_l1": lambda c: Normalizer(norm="l1").fit_transform(c(X)),
+    "Binarizer": lambda c: Binarizer(threshold=0.2).fit_transform(c(X)),
+    "PolynomialFeatures": lambda c: PolynomialFeatures(degree=2).fit_transform(c(X)),
+    "LabelEncoder": _label_encoder,
+    "LabelBinarizer": _label_binarizer,
+    "label_binarize": lambda c: label_binarize(c(yt), classes=[0, 1, 2, 3]),
+    "train_test_split": lambda c: train_test_split(
+        c(X), c(y_reg), test_size=0.25, random_state=0
+    ),
+    "balanced_accuracy_score": lambda c: metrics.balanced_accuracy_score(c(yt), c(yp)),
+    "precision_score_macro": lambda c: metrics.precision_score(
+        c(yt), c(yp), average="macro"
+    ),
+    "recall_score_weighted": lambda c: metrics.recall_score(
+        c(yt), c(yp), average="weighted"
+    ),
+    "fbeta_score_micro": lambda c: metrics.fbeta_score(
+        c(yt), c(yp), beta=2.0, average="micro"
+    ),
+    "hamming_loss": lambda c: metrics.hamming_loss(c(yt), c(yp)),
+    "jaccard_score_per_class": lambda c: metrics.jaccard_score(
+        c(yt), c(yp), average=None
+    ),
+    "cohen_kappa_score": lambda c: metrics.cohen_kappa_score(c(yt), c(yp)),
+    "log_loss": lambda c: metrics.log_loss(c(yt), c(prob)),
+    "brier_score_loss": lambda c: metrics.brier_score_loss(c(bt), c(bs)),
+    "explained_variance_score": lambda c: metrics.explained_variance_score(
+        c(rt), c(rp)
+    ),
+    "max_error": lambda c: metrics.max_error(c(rt), c(rp)),
+    "mean_absolute_percentage_error": (
+        lambda c: metrics.mean_absolute_percentage_error(c(rt), c(rp))
+    ),
+    "mean_squared_log_error": lambda c: metrics.mean_squared_log_error(c(pt), c(pp)),
+    "median_absolute_error": lambda c: metrics.median_absolute_error(c(rt), c(rp)),
+    "mean_pinball_loss": lambda c: metrics.mean_pinball_loss(c(rt), c(rp), alpha=0.3),
+    "mean_poisson_deviance": lambda c: metrics.mean_poisson_deviance(c(pt), c(pp)),
+    "mean_gamma_deviance": lambda c: metrics.mean_gamma_deviance(c(pt), c(pp)),
+    "d2_tweedie_score": lambda c: metrics.d2_tweedie_score(c(pt), c(pp), power=1.5),
+    # drop_intermediate=True calls xp.diff(fps, 2): `n` passed by position,
+    # where the standard makes it keyword-only (TypeError on every device)
+    "roc_curve": lambda c: list(
+        metrics.roc_curve(c(bt), c(bs), drop_intermediate=False)
+    ),
+    "precision_recall_curve": lambda c: list(
+        metrics.precision_recall_curve(c(bt), c(bs))
+    ),
+    "average_precision_score": lambda c: metrics.average_precision_score(c(bt), c(bs)),
+    "linear_kernel": lambda c: pairwise.linear_kernel(c(X), c(Y)),
+    "polynomial_kernel": lambda c: pairwise.polynomial_kernel(c(X), c(Y), degree=2),
+    "sigmoid_kernel": lambda c: pairwise.sigmoid_kernel(c(X), c(Y), gamma=0.2),
+    "laplacian_kernel": lambda c: pairwise.laplacian_kernel(c(X), c(Y), gamma=0.3),
+    "chi2_kernel": lambda c: pairwise.chi2_kernel(c(np.abs(X)), c(np.abs(Y))),
+    "additive_chi2_kernel": lambda c: pairwise.additive_chi2_kernel(
+        c(np.abs(X)), c(np.abs(Y))
+    ),
+    "manhattan_distances": lambda c: pairwise.manhattan_distances(c(X), c(Y)),
+    "paired_euclidean_distances": lambda c: pairwise.paired_euclidean_distances(
+        c(X[:7]), c(Y)
+    ),
 }
 
 
