@@ -469,7 +469,12 @@ def shares_memory(a: Array | np.ndarray, b: Array | np.ndarray) -> bool:
     if type(da) is np.ndarray and type(db) is np.ndarray:
         return bool(np.shares_memory(da, db))
     if not (_has_memory(da) and _has_memory(db)):
-        return da is db  # lazy handles: only a handle shares with itself
+        # lazy handles: a handle and its views (basic indexing) share the
+        # elements they both reach; other handles share nothing
+        overlaps = getattr(da, "overlaps", None)
+        if overlaps is not None and type(db) is type(da):
+            return bool(overlaps(db))
+        return da is db
     if 0 in da.shape or 0 in db.shape:
         return False
     lo1, hi1 = _extent(_layout(da))

@@ -42,12 +42,31 @@ KNOWN: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 class Flags:
-    """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``)."""
+    """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``).
 
-    __slots__ = ("writeable",)
+    Read-only is a flag of one handle (``own``), which reaches every handle of
+    its family (the root and its views, see ``LazyArray``) whose elements
+    overlap it, as read-only memory does on the CPU: ``writeable`` says
+    whether a write into this handle is allowed.  Setting it True releases
+    this handle and its views (``LazyArray.release``)."""
 
-    def __init__(self) -> None:
-        self.writeable = True
+    __slots__ = ("handle", "own")
+
+    def __init__(self, handle: LazyArray) -> None:
+        self.handle = handle
+        self.own = True
+
+    @property
+    def writeable(self) -> bool:
+        return self.handle.blocker() is None
+
+    @writeable.setter
+    def writeable(self, flag: bool) -> None:
+        if flag:
+            self.handle.release()
+        else:
+            self.own = False
+            self.handle.root().ro = True
 
 
 class LazyArray:
@@ -60,8 +79,8 @@ class LazyArray:
     """
 
     __slots__ = (
-        "__weakref__", "_arr", "_flags", "_src", "gpu", "key", "parent",
-        "value", "value_of",
+        "__weakref__", "_arr", "_flags", "_src", "gpu", "key", "parent", "ro",
+        "value", "value_of", "views",
     )  # fmt: skip
     base = None  # never a view of another handle's memory (graphs are values)
 
@@ -78,6 +97,10 @@ class LazyArray:
         self.parent: LazyArray | None = None
         self.key: Any = None
         self._src: Any = None
+        # the live views of this handle (a weakref.WeakSet, made on demand),
+        # and, on a root, whether a handle of its family was made read-only
+        self.views: Any = None
+        self.ro = False
 
     @property
     def arr(self) -> Any:
@@ -106,22 +129,132 @@ class LazyArray:
 
     @property
     def flags(self) -> Flags:
-        """Read-only is a flag of the handle; a view of a read-only handle
-        is read-only, and no write through a view reaches a read-only one
-        (``check_writeable``)."""
+        """Read-only flags (see ``Flags``)."""
         if self._flags is None:
-            self._flags = Flags()
+            self._flags = Flags(self)
         return self._flags
 
     def check_writeable(self) -> None:
-        """Raise NumPy's ValueError for a write to a read-only handle, or to
-        a view whose write would reach a read-only handle."""
-        h: LazyArray | None = self
-        while h is not None:
-            if h._flags is not None and not h._flags.writeable:
-                msg = "assignment destination is read-only"
-                raise ValueError(msg)
+        """Raise NumPy's ValueError for a write into elements that a
+        read-only handle of the family holds (see ``Flags``)."""
+        if self.blocker() is not None:
+            msg = "assignment destination is read-only"
+            raise ValueError(msg)
+
+    # --- the family: a root and its views (read-only, shared elements) -----
+    def root(self) -> LazyArray:
+        h = self
+        while h.parent is not None:
             h = h.parent
+        return h
+
+    def family(self) -> list[LazyArray]:
+        """The root of this handle and all its live views, theirs too."""
+        out = [self.root()]
+        for h in out:
+            if h.views:
+                out.extend(h.views)
+        return out
+
+    def _readonly_own(self) -> bool:
+        return self._flags is not None and not self._flags.own
+
+    def blocker(self) -> LazyArray | None:
+        """A read-only handle of the family whose elements this one's
+        overlap (this one first), or None: what a write here would reach."""
+        if self._readonly_own():
+            return self
+        root = self.root()
+        if not root.ro:
+            return None
+        for h in root.family():
+            if h._readonly_own() and self.overlaps(h):
+                return h
+        return None
+
+    def release(self) -> None:
+        """Make this handle and its views writable again; ValueError if a
+        read-only handle that is not one of them holds some of its elements
+        (release that one instead, as on the CPU)."""
+        mine = [self]
+        for h in mine:
+            if h.views:
+                mine.extend(h.views)
+        ids = {id(h) for h in mine}
+        root = self.root()
+        if root.ro:
+            for h in root.family():
+                if id(h) not in ids and h._readonly_own() and self.overlaps(h):
+                    msg = (
+                        "set_readonly(): `x` is a view of a read-only array (an "
+                        "array it shares elements with was made read-only); call "
+                        "set_readonly(base, False) on that array instead"
+                    )
+                    raise ValueError(msg)
+        for h in mine:
+            if h._flags is not None:
+                h._flags.own = True
+
+    def region(self) -> list[range] | None:
+        """The indices of the root that this handle's elements are, one range
+        per axis of the root (None where sizes are data-dependent)."""
+        chain = []
+        h = self
+        while h.parent is not None:
+            chain.append(h)
+            h = h.parent
+        shape = h.shape
+        if None in shape:
+            return None
+        ranges = [range(n) for n in shape]  # type: ignore[arg-type]
+        axes: list[int | None] = list(range(len(shape)))  # view axis -> root axis
+        for v in reversed(chain):
+            keys = v.key if v.key.__class__ is tuple else (v.key,)
+            used = sum(1 for k in keys if k is not None and k is not Ellipsis)
+            new_axes: list[int | None] = []
+            va = 0
+            for k in keys:
+                if k is Ellipsis:
+                    rest = len(axes) - used
+                    new_axes.extend(axes[va : va + rest])
+                    va += rest
+                elif k is None:
+                    new_axes.append(None)
+                else:
+                    ra = axes[va]
+                    va += 1
+                    if ra is None:  # a new axis (length 1) indexed
+                        if k.__class__ is slice and not range(1)[k]:
+                            return [range(0) for _ in ranges]
+                        if k.__class__ is slice:
+                            new_axes.append(None)
+                        continue
+                    r = ranges[ra]
+                    if k.__class__ is slice:
+                        ranges[ra] = r[k]
+                        new_axes.append(ra)
+                    else:
+                        i = int(k)
+                        ranges[ra] = r[i : i + 1 or None]
+            new_axes.extend(axes[va:])
+            axes = new_axes
+        return ranges
+
+    def overlaps(self, other: LazyArray) -> bool:
+        """Whether the two handles (of one family) share some element; True
+        where that cannot be told (data-dependent sizes)."""
+        if other is self:
+            return True
+        if self.root() is not other.root():
+            return False
+        a, b = self.region(), other.region()
+        if a is None or b is None:
+            return True
+        for ra, rb in zip(a, b, strict=True):
+            small, big = (ra, rb) if len(ra) <= len(rb) else (rb, ra)
+            if not any(i in big for i in small):
+                return False
+        return True
 
     @property
     def shape(self) -> tuple[int | None, ...]:

@@ -494,13 +494,23 @@ def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     if any(s is None or _unknown(s) for s in shape):
         return _broadcast_to_unknown(x, shape)
     if _sizes.unknown(x):
+        # each axis of data-dependent length whole, and its chunk broadcast
+        # to the target length there: NumPy's ValueError when the graph runs
+        # if that length is neither the target's nor 1 (a length is only
+        # declared, never assumed)
         lead = len(shape) - x.ndim
         axes = [a for a in range(x.ndim) if _sizes.unknown_axis(x, a)]
         xw = _sizes.whole(x, axes)
         chunks = tuple(
             (shape[lead + a],) if a in axes else c for a, c in enumerate(xw.chunks)
         )
-        x = da.Array(xw.dask, xw.name, chunks, meta=xw._meta)
+        target = {a: int(shape[lead + a]) for a in axes}
+
+        def block(b: Any) -> Any:
+            want = tuple(target.get(a, n) for a, n in enumerate(b.shape))
+            return _chunks.module_of(b).broadcast_to(b, want)
+
+        x = xw.map_blocks(block, chunks=chunks, dtype=xw.dtype, meta=xw._meta)
     return da.broadcast_to(x, shape)
 
 
@@ -859,11 +869,14 @@ def index(x: LazyArray, key: Any) -> LazyArray:
 
 
 def _link(view: LazyArray, parent: LazyArray, key: Any) -> None:
+    import weakref
+
     view.parent = parent
     view.key = key
     view._src = parent.arr
-    if parent._flags is not None and not parent._flags.writeable:
-        view.flags.writeable = False  # as NumPy's views of read-only memory
+    if parent.views is None:
+        parent.views = weakref.WeakSet()
+    parent.views.add(view)  # (read-only reaches it: LazyArray.blocker)
 
 
 def derive(parent: LazyArray, key: Any) -> Any:
@@ -871,24 +884,31 @@ def derive(parent: LazyArray, key: Any) -> Any:
     return _on_device_of(parent, lambda: _lifted_getitem(parent, key)).arr
 
 
-def _through(x: LazyArray, key: Any) -> tuple[LazyArray, tuple[Any, ...]] | None:
-    """For a write ``x[key] = ...`` into a view ``x``: the root handle and
-    the key selecting the same elements in it, in the same order and axes
-    (so the same values broadcast alike), or None where that needs sizes
-    that are data-dependent, a ``None`` (new axis) or a key that is not
-    basic: the write then goes through the view's own graph (``rebind``)."""
+def _through(
+    x: LazyArray, key: Any, value: Any
+) -> tuple[LazyArray, tuple[Any, ...]] | None:
+    """For a write ``x[key] = value`` into a view ``x``: the root handle and
+    the key selecting the same elements in it, in the same order (so that
+    ``value`` broadcasts alike), or None where that needs sizes that are
+    data-dependent, a key that is not basic, or an array value along an axis
+    a view's ``None`` made: the write then goes through the view's own graph
+    (``rebind``).  IndexError for a key the view itself refuses."""
     keys = key if key.__class__ is tuple else (key,)
     if not _is_basic(keys) or any(k is None for k in keys):
         return None
+    array_value = getattr(value, "ndim", 0) > 0
     h = x
     while h.parent is not None:
         p = h.parent
         outer = h.key if h.key.__class__ is tuple else (h.key,)
         vshape = h.shape
         pshape = p.shape
-        if any(k is None for k in outer) or None in vshape or None in pshape:
+        if None in vshape or None in pshape:
             return None
-        keys = _compose(outer, keys, pshape, vshape)
+        composed = _compose(outer, keys, pshape, vshape, array_value)
+        if composed is None:
+            return None
+        keys = composed
         h = p
     return h, keys
 
@@ -898,15 +918,39 @@ def _compose(
     inner: tuple[Any, ...],
     pshape: tuple[int, ...],
     vshape: tuple[int, ...],
-) -> tuple[Any, ...]:
+    array_value: bool,
+) -> tuple[Any, ...] | None:
     """The key on the parent (shape ``pshape``) of ``parent[outer][inner]``
-    (``outer`` and ``inner`` basic, without ``None``; ``vshape`` is the
-    shape of ``parent[outer]``)."""
+    (``outer`` and ``inner`` basic, ``inner`` without ``None``; ``vshape``
+    is the shape of ``parent[outer]``): without ``None``, whose axes (length
+    1) an integer of ``inner`` removes and a slice keeps, which only a
+    scalar value may lose (else None).  IndexError as NumPy's for too many
+    indices or one out of bounds."""
+    used = sum(1 for k in inner if k is not Ellipsis)
+    if used > len(vshape):
+        msg = (
+            f"too many indices for array: array is {len(vshape)}-dimensional, "
+            f"but {used} were indexed"
+        )
+        raise IndexError(msg)
     outer = _expand_ellipsis(outer, len(pshape))
     inner = _expand_ellipsis(inner, len(vshape))
     out: list[Any] = []
     va = 0  # the axis of the view
-    for n, k in zip(pshape, outer, strict=True):
+    pa = 0  # the axis of the parent
+    for k in outer:
+        if k is None:  # a new axis of the view, of length 1
+            j = inner[va]
+            if j.__class__ is slice:
+                if array_value or not range(1)[j]:
+                    return None
+            elif not -1 <= j < 1:
+                msg = f"index {j} is out of bounds for axis {va} with size 1"
+                raise IndexError(msg)
+            va += 1
+            continue
+        n = pshape[pa]
+        pa += 1
         if k.__class__ is not slice:
             out.append(int(k) + n if k < 0 else int(k))
             continue
@@ -941,7 +985,9 @@ def rebind(x: LazyArray, arr: Any) -> None:
     if parent is None:
         return
     try:
-        _on_device_of(parent, lambda: _setitem(parent, x.key, x, back=True))
+        _on_device_of(
+            parent, lambda: _setitem(parent, x.key, x, back=True, checked=True)
+        )
     except BaseException:
         x._arr = old
         raise
@@ -1444,10 +1490,15 @@ def _take_block(b: Any, adv: tuple[int, ...], ks: list[Any]) -> Any:
     return b[tuple(key)]
 
 
-def _setitem(x: LazyArray, key: Any, value: Any, *, back: bool = False) -> None:
+def _setitem(
+    x: LazyArray, key: Any, value: Any, *, back: bool = False, checked: bool = False
+) -> None:
     """``x[key] = value`` on handles (``back``: ``value`` is a view of ``x``
-    at ``key`` whose own graph was just written, see ``rebind``)."""
-    x.check_writeable()
+    at ``key`` whose own graph was just written, see ``rebind``; ``checked``:
+    the view written through was checked for read-only elements, which
+    ``x``, holding more, could overlap where the view does not)."""
+    if not checked:
+        x.check_writeable()
     key = unwrap(key)
     if value.__class__ is LazyArray and value.parent is x and not back:
         # x[k] = x[k] (Python's ``x[k] += v`` ends so, after the view's own
@@ -1462,9 +1513,9 @@ def _setitem(x: LazyArray, key: Any, value: Any, *, back: bool = False) -> None:
     if x.parent is not None:
         # a write into a view: into the root, with the key composed, when
         # the key allows (the view derives its graph again when read)
-        through = _through(x, key)
+        through = _through(x, key, value)
         if through is not None:
-            _setitem(through[0], through[1], value)
+            _setitem(through[0], through[1], value, checked=True)
             return
     arr = x.arr
     value = unwrap(value)

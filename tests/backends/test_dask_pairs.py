@@ -101,3 +101,21 @@ def test_operands_of_data_dependent_size_meet_as_on_cpu(name):
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
             checked["values"] += 1
     assert checked["values"] > 0
+
+
+def test_a_data_dependent_length_broadcast_to_a_known_one():
+    # declared lengths are checked when the graph runs, never assumed: the
+    # CPU's ValueError for 5 against 6, a length of 1 broadcast
+    x = xp.arange(10.0, device=dp.DASK)
+    five = x[x > 4]
+    one = x[x > 8]
+    with pytest.raises(ValueError):
+        ocean_ext.compute(xp.broadcast_to(five, (6,)))
+    with pytest.raises(ValueError):
+        ocean_ext.compute(xp.broadcast_arrays(five, xp.ones(6, device=dp.DASK))[0])
+    (got,) = ocean_ext.compute(xp.broadcast_to(one, (2, 4)))
+    np.testing.assert_array_equal(
+        np.asarray(got.to_device(dp.CPU)), np.full((2, 4), 9.0)
+    )
+    (got,) = ocean_ext.compute(xp.broadcast_to(five, (2, 5)))
+    assert float(xp.sum(got)) == 2 * (5 + 6 + 7 + 8 + 9)
