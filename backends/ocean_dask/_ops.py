@@ -988,6 +988,16 @@ def rebind(x: LazyArray, arr: Any) -> None:
         _on_device_of(
             parent, lambda: _setitem(parent, x.key, x, back=True, checked=True)
         )
+    except NotImplementedError:
+        x._arr = old
+        msg = (
+            "__setitem__(): on the dask device, a write into a view (basic "
+            "indexing) of an array of data-dependent size (None) along a sliced "
+            "axis cannot reach that array without the sizes; compute it first "
+            "(ocean_ext.compute or ocean_ext.persist), or write into it with "
+            "one key"
+        )
+        raise NotImplementedError(msg) from None
     except BaseException:
         x._arr = old
         raise
