@@ -307,7 +307,8 @@ def set_readonly(x: Any, flag: bool = True) -> None:
 def _make_readonly(data: Any) -> None:
     if type(data) is np.ndarray:
         data.flags.writeable = False
-    elif not _has_memory(data):  # a lazy handle: its own flag
+    elif not _has_memory(data):
+        # a lazy handle: a flag its views and base heed (ocean_dask's Flags)
         data.flags.writeable = False
         return
     layout = _layout(data)
@@ -332,7 +333,8 @@ def _make_readonly(data: Any) -> None:
 
 
 def _release(data: Any, where: str) -> None:
-    if not _has_memory(data):  # a lazy handle: its own flag
+    if not _has_memory(data):
+        # a lazy handle: it and its views released, or ValueError
         data.flags.writeable = True
         return
     root = _root(data)
