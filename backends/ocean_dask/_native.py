@@ -41,6 +41,27 @@ KNOWN: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
+def _ascending(r: range) -> range:
+    return r if r.step > 0 else r[::-1]
+
+
+def meet(a: range, b: range) -> bool:
+    """Whether two ranges share an element (one of step 1: by arithmetic)."""
+    if not a or not b:
+        return False
+    a, b = _ascending(a), _ascending(b)
+    lo, hi = max(a[0], b[0]), min(a[-1], b[-1])
+    if lo > hi:
+        return False
+    if a.step != 1 and b.step == 1:
+        a, b = b, a
+    if a.step == 1:  # does b have an element in [lo, hi]?
+        first = b[0] + -(-(lo - b[0]) // b.step) * b.step
+        return first <= hi
+    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    return any(i in big for i in small)
+
+
 class Flags:
     """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``).
 
@@ -250,11 +271,7 @@ class LazyArray:
         a, b = self.region(), other.region()
         if a is None or b is None:
             return True
-        for ra, rb in zip(a, b, strict=True):
-            small, big = (ra, rb) if len(ra) <= len(rb) else (rb, ra)
-            if not any(i in big for i in small):
-                return False
-        return True
+        return all(meet(ra, rb) for ra, rb in zip(a, b, strict=True))
 
     @property
     def shape(self) -> tuple[int | None, ...]:

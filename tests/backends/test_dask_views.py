@@ -278,3 +278,15 @@ def test_too_many_indices_on_a_view_raise_and_write_nothing():
         w[...] = 5.0  # through a new axis, to the column
         assert np.asarray(x.to_device(dp.CPU)).tolist() == [0, 1, 2]
         assert np.asarray(y.to_device(dp.CPU)).tolist() == [[0.0, 5.0], [0.0, 5.0]]
+
+
+def test_ranges_meet_as_their_elements_do():
+    from ocean_dask._native import meet
+
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        a, b = (
+            range(*rng.integers(-3, 30, size=2), int(rng.choice([-3, -2, -1, 1, 2, 3])))
+            for _ in range(2)
+        )
+        assert meet(a, b) == bool(set(a) & set(b)), (a, b)
