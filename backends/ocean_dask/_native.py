@@ -169,13 +169,17 @@ class LazyArray:
             h = h.parent
         return h
 
-    def family(self) -> list[LazyArray]:
-        """The root of this handle and all its live views, theirs too."""
-        out = [self.root()]
+    def descendants(self) -> list[LazyArray]:
+        """This handle and all its live views, theirs too."""
+        out = [self]
         for h in out:
             if h.views:
                 out.extend(h.views)
         return out
+
+    def family(self) -> list[LazyArray]:
+        """The root of this handle and all its live views, theirs too."""
+        return self.root().descendants()
 
     def _readonly_own(self) -> bool:
         return self._flags is not None and not self._flags.own
@@ -197,10 +201,7 @@ class LazyArray:
         """Make this handle and its views writable again; ValueError if a
         read-only handle that is not one of them holds some of its elements
         (release that one instead, as on the CPU)."""
-        mine = [self]
-        for h in mine:
-            if h.views:
-                mine.extend(h.views)
+        mine = self.descendants()
         ids = {id(h) for h in mine}
         root = self.root()
         if root.ro:

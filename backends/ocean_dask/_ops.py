@@ -37,6 +37,7 @@ import functools
 import itertools
 import math
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -869,8 +870,6 @@ def index(x: LazyArray, key: Any) -> LazyArray:
 
 
 def _link(view: LazyArray, parent: LazyArray, key: Any) -> None:
-    import weakref
-
     view.parent = parent
     view.key = key
     view._src = parent.arr
