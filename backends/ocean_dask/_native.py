@@ -186,9 +186,14 @@ class LazyArray:
 
     def blocker(self) -> LazyArray | None:
         """A read-only handle of the family whose elements this one's
-        overlap (this one first), or None: what a write here would reach."""
-        if self._readonly_own():
-            return self
+        overlap, or None: what a write here would reach.  This handle and
+        those it is a view of block it whatever it holds (an empty view of
+        a read-only array is read-only, as NumPy's flag makes it)."""
+        h: LazyArray | None = self
+        while h is not None:
+            if h._readonly_own():
+                return h
+            h = h.parent
         root = self.root()
         if not root.ro:
             return None

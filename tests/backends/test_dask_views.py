@@ -216,6 +216,18 @@ def _readonly_story(dev):
         except Exception as exc:  # the type is the outcome compared
             out.append((name, type(exc).__name__))
 
+    e = xp.arange(6, device=dev)
+    empty = e[5:5]
+    new_axis_empty = e[None][1:]
+    ocean_ext.set_readonly(e)
+    for name, a in (
+        ("empty", empty),
+        ("new axis, empty", new_axis_empty),
+        ("after", e[5:5]),
+    ):
+        # a view of a read-only array is read-only, empty or not
+        t(f"{name} view of a read-only array: write", lambda a=a: a.__setitem__(..., 1))
+        t(f"{name}: is_readonly", lambda a=a: ocean_ext.is_readonly(a))
     x = xp.arange(6, device=dev)
     v = x[:2]
     ocean_ext.set_readonly(v)
