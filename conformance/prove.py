@@ -29,6 +29,20 @@ TIMEOUT = 60  # seconds per repro
 # libraries that start threads on import: a forked child of theirs may hang
 _NO_FORK = ("jax", "jaxlib", "tensorflow")
 
+
+def can_fork(target: str) -> bool:
+    """Whether a process that imported ``target`` may fork children: not
+    where the platform cannot, nor once a library of ``_NO_FORK`` is loaded
+    (through ``target`` itself or a wrapper such as array_api_compat.jax),
+    whose threads' locks a forked child inherits held and may wait on
+    forever.  Asked in the tool's process, which imports the target first."""
+    if not hasattr(os, "fork"):
+        return False
+    return target.split(".")[0] not in _NO_FORK and not any(
+        m in sys.modules for m in _NO_FORK
+    )
+
+
 _HARNESS = r"""
 import contextlib, io, json, os, signal, sys
 from conformance.checks import describe, describe_full
@@ -108,8 +122,7 @@ def _env() -> dict[str, str]:
 
 
 def _harness(target: str, fork: bool) -> str:
-    top = target.split(".")[0]
-    preload = target if fork and top not in _NO_FORK else ""
+    preload = target if fork else ""
     return _HARNESS.replace("TIMEOUT", str(TIMEOUT)).replace("PRELOAD", repr(preload))
 
 
@@ -117,7 +130,7 @@ def _run(specs: list[dict], target: str) -> list[dict]:
     """Run ``specs`` in fresh interpreters; one answer per spec."""
     if not specs:
         return []
-    fork = hasattr(os, "fork") and target.split(".")[0] not in _NO_FORK
+    fork = can_fork(target)
     batches = [specs] if fork else [[s] for s in specs]
     out: list[dict] = []
     for batch in batches:

@@ -1091,16 +1091,12 @@ def run_entries(names: list[str], opts: Options, on_name: Any = None) -> list[Re
 
 def _start_method(target: str) -> str:
     """How ``-j`` starts its workers: fork (cheap: the target is imported
-    once), unless a library that runs threads of its own from its import
-    (JAX's runtime) is loaded, whose locks a forked child inherits held and
-    may wait on forever (a ``-j 2`` run on jax.numpy hung so, both workers
-    idle): then spawn (each worker imports the target itself)."""
-    import sys
+    once) where the process may fork (``prove.can_fork``: a ``-j 2`` run on
+    jax.numpy hung with both forked workers idle), else spawn (each worker
+    imports the target itself)."""
+    from .prove import can_fork
 
-    from .prove import _NO_FORK
-
-    loaded = target.split(".")[0] in _NO_FORK or any(m in sys.modules for m in _NO_FORK)
-    return "spawn" if loaded or not hasattr(os, "fork") else "fork"
+    return "fork" if can_fork(target) else "spawn"
 
 
 def _worker(args: tuple[list[str], Options]) -> list[Record]:

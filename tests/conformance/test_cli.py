@@ -383,3 +383,19 @@ def test_spawned_workers_give_the_forked_workers_records(monkeypatch):
     forked = records("fork")
     assert forked
     assert records("spawn") == forked
+
+
+def test_repro_proofs_do_not_fork_once_a_threaded_runtime_is_loaded(monkeypatch):
+    # the same predicate as -j: a wrapper (array_api_compat.jax) loads JAX
+    # although its own name is not on the list
+    import sys
+    import types
+
+    from conformance import prove
+
+    monkeypatch.delitem(sys.modules, "jax", raising=False)
+    assert prove.can_fork("array_api_compat.numpy") == hasattr(__import__("os"), "fork")
+    monkeypatch.setitem(sys.modules, "jax", types.ModuleType("jax"))
+    assert not prove.can_fork("array_api_compat.jax")
+    # a harness told not to fork preloads nothing and runs one repro per process
+    assert """fork = hasattr(os, "fork") and ''""" in prove._harness("m", False)
