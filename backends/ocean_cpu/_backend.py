@@ -517,9 +517,101 @@ def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
     return np.multiply.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
-_mean = _common.mean_entry(np, np.mean)
-_std = _common.spread_entry(np, np.std)
-_var = _common.spread_entry(np, np.var)
+_np_mean = _common.mean_entry(np, np.mean)
+_add_reduce = np.add.reduce
+_true_divide = np.true_divide
+_intp = np.intp
+_COMPLEX_PARTS = {
+    np.dtype(np.complex64): np.dtype(np.float32),
+    np.dtype(np.complex128): np.dtype(np.float64),
+}
+
+
+def _numpy_own(x: ndarray) -> bool:
+    """Whether ``mean``/``var``/``std`` of ``x`` are left to NumPy's own
+    functions: anything but a non-empty float32/float64/complex64/complex128
+    ndarray (NumPy sums integers and float16 in a wider type)."""
+    return (
+        x.__class__ is not ndarray
+        or x.dtype.kind not in "fc"
+        or x.dtype.itemsize < 4
+        or x.size == 0
+    )
+
+
+def _count(x: ndarray, axis: Any) -> int:
+    """The number of elements each result element reduces."""
+    if axis is None:
+        return x.size  # type: ignore[no-any-return]
+    if axis.__class__ is int:
+        return x.shape[axis]  # type: ignore[no-any-return]
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    return count
+
+
+def _spread(root: bool) -> Callable[..., ndarray]:
+    """``var`` (``std``: ``root``): NumPy's (numpy._core._methods._var and
+    _std) step for step, for the same bits without np.var's dispatch, as
+    :func:`_mean`; a count at or below ``correction`` gives NaN (NumPy warns
+    and may give inf)."""
+    numpy_entry = _common.spread_entry(np, np.std if root else np.var)
+    subtract, square, add, multiply = np.subtract, np.square, np.add, np.multiply
+    conjugate, maximum, sqrt = np.conjugate, np.maximum, np.sqrt
+
+    def spread(x: ndarray, axis: Any, correction: float, keepdims: bool) -> ndarray:
+        if _numpy_own(x):
+            return numpy_entry(x, axis, correction, keepdims)  # type: ignore[no-any-return]
+        count = _count(x, axis)
+        if count - correction <= 0:
+            return numpy_entry(x, axis, correction, keepdims)  # type: ignore[no-any-return]
+        rcount = _intp(count)
+        m = _add_reduce(x, axis, None, None, True)
+        if m.__class__ is ndarray:
+            m = _true_divide(m, rcount, out=m, casting="unsafe")
+        else:
+            m = m.dtype.type(m / rcount)
+        d = subtract(x, m, out=...)
+        if x.dtype.kind == "f":
+            d = square(d, out=d)
+        else:
+            parts = _COMPLEX_PARTS.get(d.dtype)
+            if parts is not None:
+                dv = d.view(dtype=(parts, (2,)))
+                square(dv, out=dv)
+                d = add(dv[..., 0], dv[..., 1], out=d.real)
+            else:
+                d = multiply(d, conjugate(d), out=d).real
+        ret = _add_reduce(d, axis, None, None, keepdims)
+        dof = maximum(rcount - correction, 0)
+        if ret.__class__ is ndarray:
+            ret = _true_divide(ret, dof, out=ret, casting="unsafe")
+            return sqrt(ret, out=ret) if root else ret  # type: ignore[no-any-return]
+        ret = ret.dtype.type(ret / dof)
+        return ret.dtype.type(sqrt(ret)) if root else ret  # type: ignore[no-any-return]
+
+    return spread
+
+
+_std = _spread(True)
+_var = _spread(False)
+
+
+def _mean(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
+    # NumPy's mean of floating-point input, step for step (numpy._core.
+    # _methods._mean: the sum in x's dtype, divided by the count as an intp,
+    # in place for an array, through the division's dtype for a scalar), so
+    # the same bits, without np.mean's Python-level dispatch and argument
+    # handling: a small mean costs half as much.  Other dtypes (NumPy sums
+    # integers and float16 in a wider type) and empty input take np.mean.
+    if _numpy_own(x):
+        return _np_mean(x, axis, keepdims)  # type: ignore[no-any-return]
+    count = _count(x, axis)
+    s = _add_reduce(x, axis, None, None, keepdims)
+    if s.__class__ is ndarray:
+        return _true_divide(s, _intp(count), out=s, casting="unsafe")  # type: ignore[no-any-return]
+    return s.dtype.type(s / _intp(count))  # type: ignore[no-any-return]
 
 
 def _extremum(ufunc: Any) -> Callable[..., ndarray]:
@@ -761,8 +853,30 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
     # "<operation>.float16" / ".complex32" entries of the ocean_ext dtypes
     ops.update(_halfprec.ext_ops(_UFUNCS))
     # large calls on several threads (small ones go straight to the kernel)
-    _parallel.wrap(ops, tuple(_common.ELEMENTWISE), _common.ELEMENTWISE)
+    _parallel.wrap(ops, tuple(_common.ELEMENTWISE), _common.ELEMENTWISE, _QUICK)
     return ops
+
+
+# The one NumPy C function that some entries above call, and how they pass
+# their arguments on (positional: the entry's argument index, -1 None;
+# keywords: (name, index)), so that a small call goes there directly from the
+# compiled size test in front of the entry (``_parallel_c.Parallel``) and
+# pays for no Python frame; an empty or NumPy-subclass operand takes the
+# entry itself.  tests/backends/test_parallel.py checks that each gives its
+# entry's results.
+_REDUCE_LAYOUT = (0, 1, -1, -1, 2)  # ufunc.reduce(x, axis, None, None, keepdims)
+_QUICK: dict[str, tuple[Any, tuple[int, ...], tuple[tuple[str, int], ...]]] = {
+    "sum": (np.add.reduce, (0, 1, 2, -1, 3), ()),  # (x, axis, dtype, None, keepdims)
+    "prod": (np.multiply.reduce, (0, 1, 2, -1, 3), ()),
+    "max": (np.maximum.reduce, _REDUCE_LAYOUT, ()),
+    "min": (np.minimum.reduce, _REDUCE_LAYOUT, ()),
+    "all": (np.logical_and.reduce, _REDUCE_LAYOUT, ()),
+    "any": (np.logical_or.reduce, _REDUCE_LAYOUT, ()),
+    "argmax": (ndarray.argmax, (0, 1, -1), (("keepdims", 2),)),
+    "argmin": (ndarray.argmin, (0, 1, -1), (("keepdims", 2),)),
+    "where": (np.where, (0, 1, 2), ()),
+    "astype": (ndarray.astype, (0, 1), (("copy", 2),)),
+}
 
 
 def _halfprec_status() -> tuple[bool, str]:

@@ -1458,11 +1458,32 @@ class ParallelPy:
         strategy: Callable[..., Any],
         mode: int = M_ALL,
         limit: int = COPY,
+        quick: Callable[..., Any] | None = None,
+        layout: tuple[int, ...] = (),
+        keywords: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.__wrapped__ = func
         self.strategy = strategy
         self.mode = mode
         self.limit = limit
+        self.quick = quick
+        self.layout = layout
+        self.keywords = keywords
+        indices = [*layout, *(i for _, i in keywords)]
+        if quick is not None:
+            msg = ""
+            if not layout or len(indices) > 8:
+                msg = "Parallel(): quick needs a layout of 1 to 8 arguments"
+            elif not all(-1 <= i < 8 for i in layout) or not all(
+                0 <= i < 8 for _, i in keywords
+            ):
+                msg = (
+                    "Parallel(): a layout index must be -1 (None) or an argument "
+                    "index below 8 (keywords: not -1)"
+                )
+            if msg:
+                raise ValueError(msg)
+        self._nin = max(indices, default=-1) + 1
 
     def _size(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
         mode = self.mode
@@ -1482,28 +1503,49 @@ class ParallelPy:
         return args[2].size if len(args) >= 3 and isinstance(args[2], ndarray) else 0
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._size(args, kwargs) < _py_limits[self.limit]:
+        size = self._size(args, kwargs)
+        if size < _py_limits[self.limit]:
+            if (
+                self.quick is not None
+                and size > 0
+                and not kwargs
+                and len(args) == self._nin
+                and args[0].__class__ is ndarray
+            ):
+                pos = [None if i < 0 else args[i] for i in self.layout]
+                return self.quick(*pos, **{k: args[i] for k, i in self.keywords})
             return self.__wrapped__(*args, **kwargs)
         return self.strategy(self.__wrapped__, *args, **kwargs)
 
     def __reduce__(self) -> Any:
-        return (
-            ParallelPy,
-            (self.__wrapped__, self.strategy, self.mode, self.limit),
-            self.__dict__,
-        )
+        state = dict(self.__dict__)
+        for key in ("__wrapped__", "strategy", "mode", "limit", "quick", "layout",
+                    "keywords", "_nin"):  # fmt: skip
+            state.pop(key, None)
+        args = (self.__wrapped__, self.strategy, self.mode, self.limit)
+        if self.quick is not None:
+            args += (self.quick, self.layout, self.keywords)
+        return (ParallelPy, args, state)
 
 
 _Parallel: Any = ParallelPy if _parallel_c is None else _parallel_c.Parallel
 
 
 def _entry(
-    func: Callable[..., Any], strategy: Callable[..., Any], mode: int, limit: int
+    func: Callable[..., Any],
+    strategy: Callable[..., Any],
+    mode: int,
+    limit: int,
+    quick: tuple[Any, ...] | None = None,
 ) -> Any:
     """``func`` behind the size test, looking like ``func`` (name, qualified
     name, module, docstring: the compiled fast path recognises the backend's
-    own functions by them)."""
-    entry = _Parallel(func, strategy, mode, limit)
+    own functions by them); ``quick``: ``(callable, layout, keywords)``, the
+    C function small calls go to (see ``Parallel``)."""
+    if quick is None:
+        entry = _Parallel(func, strategy, mode, limit)
+    else:
+        entry = _Parallel(func, strategy, mode, limit, *quick)
     for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
         value = getattr(func, attr, None)
         if value is not None:
@@ -1539,8 +1581,15 @@ def wrap(
     ops: dict[str, Callable[..., Any]],
     elementwise_names: Sequence[str],
     ufunc_names: dict[str, str],
+    quick: dict[str, tuple[Any, ...]] | None = None,
 ) -> None:
-    """Put the parallel entries into the CPU table ``ops``, in place."""
+    """Put the parallel entries into the CPU table ``ops``, in place.
+
+    ``quick``: by entry name, ``(callable, layout, keywords)`` of the C
+    function that the entry's Python function calls (see ``Parallel``): a
+    small call goes there directly.
+    """
+    quick = quick or {}
     ext = [n for n in ops if n.partition(".")[2] in ("float16", "complex32")]
     for name in (*elementwise_names, *ext):
         base = name.partition(".")[0]
@@ -1588,7 +1637,7 @@ def wrap(
     for name, (strategy, mode, limit) in table.items():
         func = ops.get(name)
         if func is not None:
-            ops[name] = _entry(func, strategy, mode, limit)
+            ops[name] = _entry(func, strategy, mode, limit, quick.get(name))
 
 
 def unwrap(func: Any) -> Any:

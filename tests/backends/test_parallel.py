@@ -698,6 +698,8 @@ def test_entries_look_like_their_functions_and_pickle():
     for name in ("add", "where", "sum"):
         again = pickle.loads(pickle.dumps(OPS[name]))
         assert again.__wrapped__ is OPS[name].__wrapped__
+        assert again.quick == OPS[name].quick  # the quick path too (None for add)
+        assert tuple(again.layout) == tuple(OPS[name].layout)
         x = np.arange(100.0)
         args = {"add": (x, x), "where": (x > 3, x, x), "sum": (x, None, x.dtype, False)}
         assert same(again(*args[name]), OPS[name](*args[name]))
@@ -840,3 +842,123 @@ def test_binary_operands_in_one_memory_order_give_it_to_the_result():
         assert same_values(res, np.add(a, b)), n
         res = run(n, OPS["where"], mask, a, b)
         assert res.strides == np.where(mask, a, b).strides, n
+
+
+# --- the quick path: small calls straight to the NumPy C function ---------------------------
+_QUICK_DTYPES = ("bool", "int8", "uint16", "int64", "float16", "float32", "float64",
+                 "complex64", "complex128", ">f8", "<i4")  # fmt: skip
+
+
+def _quick_calls(rng, name, a):
+    """The table's calls of ``name`` on ``a``: every axis form, keepdims, dtype."""
+    if name == "where":
+        yield (a != 0, a, a[..., :1] if a.ndim else a)
+        yield (a != 0, a, 1.5)
+        yield (a > 0, 0, a)
+        return
+    if name == "astype":
+        for dt in ("float32", "int16", "complex128", "bool", a.dtype):
+            yield (a, np.dtype(dt), bool(rng.random() < 0.5))
+        return
+    axes = [None, *range(-a.ndim, a.ndim)]
+    if a.ndim >= 2:
+        axes += [(0, a.ndim - 1), tuple(range(a.ndim))]
+    for axis in axes:
+        for keepdims in (False, True):
+            if name in ("sum", "prod"):
+                for dt in (None, a.dtype, np.dtype("float64"), np.dtype("complex128")):
+                    if a.dtype.kind == "c" and dt is not None and dt.kind != "c":
+                        continue
+                    yield (a, axis, dt, keepdims)
+            elif name in ("argmax", "argmin"):
+                if axis is None or isinstance(axis, int):
+                    yield (a, axis, keepdims)
+            else:
+                yield (a, axis, keepdims)
+
+
+def _same_result(a, b):
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return False
+    return same(a, b) and type(a) is type(b)
+
+
+@pytest.mark.parametrize("wrapper", ["compiled", "python"])
+def test_quick_calls_give_the_entries_results(wrapper):
+    # The C function named as an entry's quick path must give what the entry's
+    # own Python function gives, value, dtype, shape and type, for every call
+    # the front end makes (and for the ones it does not: an empty or 0-d array,
+    # a byte-swapped one, a non-contiguous one, a NumPy subclass).
+    from ocean_cpu import _backend as cpu_backend
+
+    cls = _parallel.ParallelPy if wrapper == "python" else _parallel._Parallel
+    rng = np.random.default_rng(7)
+    shapes = [(), (0,), (1,), (5,), (3, 4), (2, 0, 3), (2, 3, 4)]
+    checked = 0
+    for name, quick in cpu_backend._QUICK.items():
+        func = _parallel.unwrap(OPS[name])
+        entry = cls(func, OPS[name].strategy, OPS[name].mode, OPS[name].limit, *quick)
+        for dtype in _QUICK_DTYPES:
+            dt = np.dtype(dtype)
+            if name in ("max", "min", "argmax", "argmin") and dt.kind == "c":
+                continue
+            for shape in shapes:
+                a = np.asarray(rng.standard_normal(shape) * 3).astype(dt)
+                if a.ndim >= 2 and rng.random() < 0.5:
+                    a = a[..., ::-1]  # not contiguous
+                for args in _quick_calls(rng, name, a):
+                    with np.errstate(all="ignore"), warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            want = func(*args)
+                        except (ValueError, TypeError) as e:  # refused by the front end
+                            with pytest.raises(type(e)):
+                                entry(*args)
+                            continue
+                        got = entry(*args)
+                    assert _same_result(got, want), (name, dtype, shape, args[1:])
+                    checked += 1
+    assert checked > 1000
+
+
+def test_quick_path_is_taken_only_for_plain_calls():
+    calls = []
+
+    def func(x, axis, keepdims, *extra):
+        calls.append("func")
+        return np.add.reduce(x, axis=axis, keepdims=keepdims)
+
+    def quick(*args, **kwargs):
+        calls.append("quick")
+        return np.add.reduce(*args, **kwargs)
+
+    def strategy(f, *args, **kwargs):
+        calls.append("strategy")
+        return f(*args, **kwargs)
+
+    for cls in {_parallel.ParallelPy, _parallel._Parallel}:
+        entry = cls(func, strategy, _parallel.M_FIRST, _parallel.COPY, quick,
+                    (0, 1, -1, -1), (("keepdims", 2),))  # fmt: skip
+        x = np.arange(6.0)
+        calls.clear()
+        assert same(entry(x, None, False), np.add.reduce(x))
+        assert calls == ["quick"]
+        for args, kwargs in [
+            ((x[:0], None, False), {}),  # empty: the entry's own function
+            ((np.ma.masked_array(x), None, False), {}),  # a subclass
+            ((x, None), {"keepdims": False}),  # a keyword
+            ((x, None, False, "extra"), {}),  # not the layout's arguments
+        ]:
+            calls.clear()
+            entry(*args, **kwargs)
+            assert calls == ["func"], (args, kwargs)
+        calls.clear()
+        entry(np.arange(32.0), None, False)  # at the threshold: the strategy
+        assert calls == ["strategy", "func"]
+        assert entry.quick is quick
+        assert tuple(entry.layout) == (0, 1, -1, -1)
+        assert tuple(entry.keywords) == (("keepdims", 2),)
+        with pytest.raises(ValueError):
+            cls(func, strategy, 1, 0, quick, ())
+        with pytest.raises(ValueError):
+            cls(func, strategy, 1, 0, quick, (0, 9))

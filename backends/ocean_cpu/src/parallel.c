@@ -26,6 +26,20 @@
  * which the compiled fast path of the front end reads before it replaces a
  * call of this entry by NumPy's C function (``PyArray_Where`` for ``where``).
  *
+ * A quick path (``quick``, ``layout``, ``keywords``): where ``func`` is a
+ * Python function that only calls one C function (``sum`` calls
+ * ``numpy.add.reduce``), calling ``func`` from here costs the interpreter a
+ * new C-level frame (about 60 ns, 4% of a small ``sum``: more than the size
+ * test).  An entry may name that C function as ``quick`` and how ``func``
+ * passes its arguments on: ``layout`` gives, for each positional argument of
+ * ``quick``, the index of the call's argument (-1: None), and ``keywords``
+ * pairs (name, index) passed by keyword.  A call below the threshold, with
+ * exactly the positional arguments the layout reads, no keywords, and a
+ * first argument that is a non-empty NumPy array (not a subclass), calls
+ * ``quick`` so; every other small call calls ``func``.  ``quick`` must give
+ * what ``func`` gives for such calls (tests/backends/test_parallel.py checks
+ * the backend's entries).
+ *
  * The pure Python twin is ``ocean_cpu._parallel.ParallelPy``.
  */
 #define PY_SSIZE_T_CLEAN
@@ -33,8 +47,10 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 #include <stddef.h>
+#include <string.h>
 
 #define N_LIMITS 8
+#define MAX_QUICK 8 /* arguments of a quick call */
 #define LIMIT_CAPSULE "ocean_cpu._parallel_c.limit"
 
 static Py_ssize_t limits[N_LIMITS] = {
@@ -51,18 +67,42 @@ typedef struct {
     PyObject *strategy; /* strategy(func, *args, **kwargs) for large calls */
     PyObject *dict;
     PyObject *weakrefs;
+    PyObject *quick;     /* NULL, or the C function small calls go to */
+    PyObject *layout;    /* tuple of int (as given; for pickling) */
+    PyObject *keywords;  /* tuple of (str, int) (as given) */
+    PyObject *qkwnames;  /* NULL, or the keyword names of a quick call */
     int mode, limit;
+    int nin;             /* positional arguments a quick call has */
+    int nqpos, nq;       /* quick's positional and all arguments */
+    signed char index[MAX_QUICK]; /* the call's argument for each, -1: None */
     vectorcallfunc vectorcall;
 } Parallel;
 
+/* The size of a NumPy array operand, 0 for anything else.  Every call of
+ * an entry, and every call of the compiled fast path through ``_C_direct``,
+ * asks this of each operand, so the common cases come first: an ndarray
+ * (the product of its dimensions, inline: NumPy's PyArray_MultiplyList is a
+ * call through its API table) and a Python scalar (PyArray_Check would walk
+ * the scalar type's MRO). */
 static inline Py_ssize_t
 array_size(PyObject *o)
 {
-    return PyArray_Check(o) ? PyArray_SIZE((PyArrayObject *)o) : 0;
+    if (!Py_IS_TYPE(o, &PyArray_Type)) {
+        if (PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyComplex_CheckExact(o) ||
+            PyBool_Check(o) || o == Py_None || !PyArray_Check(o))
+            return 0;
+    }
+    PyArrayObject *a = (PyArrayObject *)o;
+    const npy_intp *dims = PyArray_DIMS(a);
+    Py_ssize_t n = 1;
+    for (int i = 0, nd = PyArray_NDIM(a); i < nd; i++)
+        n *= dims[i]; /* cannot overflow: the array exists */
+    return n;
 }
 
-/* The number of elements that decides (see the modes above). */
-static Py_ssize_t
+/* The number of elements that decides (see the modes above).  Inlined:
+ * the compiled fast path asks it before every small operation. */
+static inline Py_ALWAYS_INLINE Py_ssize_t
 call_size(Parallel *self, PyObject *const *args, Py_ssize_t nargs,
           PyObject *kwnames)
 {
@@ -125,8 +165,23 @@ par_vectorcall(Parallel *self, PyObject *const *args, size_t nargsf,
         PyErr_SetString(PyExc_RuntimeError, "Parallel: not initialised");
         return NULL;
     }
-    if (call_size(self, args, nargs, kwnames) < limits[self->limit]) {
-        Py_INCREF(func); /* held across the call, whatever happens to self */
+    Py_ssize_t size = call_size(self, args, nargs, kwnames);
+    if (size < limits[self->limit]) {
+        PyObject *quick = self->quick;
+        if (quick != NULL && size > 0 && kwnames == NULL && nargs == self->nin &&
+            PyArray_CheckExact(args[0])) {
+            PyObject *buf[MAX_QUICK];
+            for (int i = 0; i < self->nq; i++) {
+                int k = self->index[i];
+                buf[i] = k < 0 ? Py_None : args[k];
+            }
+            Py_INCREF(quick); /* held across the call, whatever happens to self */
+            PyObject *res = PyObject_Vectorcall(quick, buf, (size_t)self->nqpos,
+                                                self->qkwnames);
+            Py_DECREF(quick);
+            return res;
+        }
+        Py_INCREF(func);
         PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);
         Py_DECREF(func);
         return res;
@@ -179,11 +234,13 @@ parallel_direct(PyObject *f, PyObject *const *args, Py_ssize_t nargs,
 static PyObject *
 par_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *func, *strategy;
+    PyObject *func, *strategy, *quick = Py_None, *layout = NULL, *keywords = NULL;
     int mode = M_ALL, limit = 0;
-    static char *kwlist[] = {"func", "strategy", "mode", "limit", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ii:Parallel", kwlist, &func,
-                                     &strategy, &mode, &limit))
+    static char *kwlist[] = {"func",  "strategy", "mode",     "limit",
+                             "quick", "layout",   "keywords", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|iiOO!O!:Parallel", kwlist, &func,
+                                     &strategy, &mode, &limit, &quick, &PyTuple_Type,
+                                     &layout, &PyTuple_Type, &keywords))
         return NULL;
     if (!PyCallable_Check(func) || !PyCallable_Check(strategy)) {
         PyErr_SetString(PyExc_TypeError, "Parallel(): func and strategy must be callable");
@@ -193,13 +250,81 @@ par_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "Parallel(): mode or limit out of range");
         return NULL;
     }
-    Parallel *self = (Parallel *)type->tp_alloc(type, 0);
-    if (self == NULL)
+    if (quick != Py_None && !PyCallable_Check(quick)) {
+        PyErr_SetString(PyExc_TypeError, "Parallel(): quick must be callable or None");
         return NULL;
+    }
+    /* the quick call's arguments: the layout's, then the keywords' */
+    signed char index[MAX_QUICK];
+    int nqpos = layout ? (int)PyTuple_GET_SIZE(layout) : 0;
+    int nkw = keywords ? (int)PyTuple_GET_SIZE(keywords) : 0;
+    int nin = 0;
+    PyObject *qkwnames = NULL;
+    if (quick != Py_None) {
+        if (layout == NULL || nqpos < 1 || nqpos + nkw > MAX_QUICK) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Parallel(): quick needs a layout of 1 to 8 arguments");
+            return NULL;
+        }
+        if (nkw > 0 && (qkwnames = PyTuple_New(nkw)) == NULL)
+            return NULL;
+        for (int i = 0; i < nqpos + nkw; i++) {
+            PyObject *k;
+            if (i < nqpos) {
+                k = PyTuple_GET_ITEM(layout, i);
+            }
+            else {
+                PyObject *pair = PyTuple_GET_ITEM(keywords, i - nqpos);
+                if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                    !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+                    PyErr_SetString(PyExc_TypeError,
+                                    "Parallel(): keywords must be (name, index) pairs");
+                    Py_XDECREF(qkwnames);
+                    return NULL;
+                }
+                PyObject *name = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+                PyUnicode_InternInPlace(&name);
+                PyTuple_SET_ITEM(qkwnames, i - nqpos, name);
+                k = PyTuple_GET_ITEM(pair, 1);
+            }
+            long v = PyLong_Check(k) ? PyLong_AsLong(k) : -2;
+            if (v < -1 || v >= MAX_QUICK || (i >= nqpos && v < 0)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError,
+                                "Parallel(): a layout index must be -1 (None) or an "
+                                "argument index below 8 (keywords: not -1)");
+                Py_XDECREF(qkwnames);
+                return NULL;
+            }
+            index[i] = (signed char)v;
+            if (v + 1 > nin)
+                nin = (int)v + 1;
+        }
+    }
+    Parallel *self = (Parallel *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_XDECREF(qkwnames);
+        return NULL;
+    }
     self->func = Py_NewRef(func);
     self->strategy = Py_NewRef(strategy);
     self->mode = mode;
     self->limit = limit;
+    if (quick != Py_None) {
+        self->quick = Py_NewRef(quick);
+        self->layout = Py_NewRef(layout);
+        self->keywords = keywords ? Py_NewRef(keywords) : PyTuple_New(0);
+        if (self->keywords == NULL) {
+            Py_XDECREF(qkwnames);
+            Py_DECREF(self);
+            return NULL;
+        }
+        self->qkwnames = qkwnames;
+        self->nin = nin;
+        self->nqpos = nqpos;
+        self->nq = nqpos + nkw;
+        memcpy(self->index, index, sizeof(index));
+    }
     self->vectorcall = (vectorcallfunc)par_vectorcall;
     return (PyObject *)self;
 }
@@ -210,6 +335,7 @@ par_traverse(Parallel *self, visitproc visit, void *arg)
     Py_VISIT(self->func);
     Py_VISIT(self->strategy);
     Py_VISIT(self->dict);
+    Py_VISIT(self->quick);
     return 0;
 }
 
@@ -219,6 +345,10 @@ par_clear(Parallel *self)
     Py_CLEAR(self->func);
     Py_CLEAR(self->strategy);
     Py_CLEAR(self->dict);
+    Py_CLEAR(self->quick);
+    Py_CLEAR(self->layout);
+    Py_CLEAR(self->keywords);
+    Py_CLEAR(self->qkwnames);
     return 0;
 }
 
@@ -248,6 +378,27 @@ par_get_strategy(Parallel *self, void *closure)
     if (self->strategy == NULL)
         Py_RETURN_NONE;
     return Py_NewRef(self->strategy);
+}
+
+static PyObject *
+par_get_quick(Parallel *self, void *closure)
+{
+    (void)closure;
+    return Py_NewRef(self->quick ? self->quick : Py_None);
+}
+
+static PyObject *
+par_get_layout(Parallel *self, void *closure)
+{
+    (void)closure;
+    return self->layout ? Py_NewRef(self->layout) : PyTuple_New(0);
+}
+
+static PyObject *
+par_get_keywords(Parallel *self, void *closure)
+{
+    (void)closure;
+    return self->keywords ? Py_NewRef(self->keywords) : PyTuple_New(0);
 }
 
 static PyObject *
@@ -286,6 +437,12 @@ static PyGetSetDef par_getset[] = {
      "What large calls call: strategy(func, *args, **kwargs).", NULL},
     {"mode", (getter)par_get_mode, NULL, "Which operands count (see the module).",
      NULL},
+    {"quick", (getter)par_get_quick, NULL,
+     "The C function small calls go to when the layout applies, or None.", NULL},
+    {"layout", (getter)par_get_layout, NULL,
+     "quick's positional arguments: indices of the call's (-1: None).", NULL},
+    {"keywords", (getter)par_get_keywords, NULL,
+     "quick's keyword arguments: (name, index) pairs.", NULL},
     {"limit", (getter)par_get_limit, NULL, "Index of the threshold in the limits.",
      NULL},
     {"_size_limit", (getter)par_get_size_limit, NULL,
@@ -305,8 +462,14 @@ par_reduce(Parallel *self, PyObject *unused)
         return NULL;
     }
     PyObject *state = self->dict ? Py_NewRef(self->dict) : Py_NewRef(Py_None);
-    PyObject *res = Py_BuildValue("O(OOii)N", (PyObject *)Py_TYPE(self), self->func,
-                                  self->strategy, self->mode, self->limit, state);
+    PyObject *res;
+    if (self->quick != NULL)
+        res = Py_BuildValue("O(OOiiOOO)N", (PyObject *)Py_TYPE(self), self->func,
+                            self->strategy, self->mode, self->limit, self->quick,
+                            self->layout, self->keywords, state);
+    else
+        res = Py_BuildValue("O(OOii)N", (PyObject *)Py_TYPE(self), self->func,
+                            self->strategy, self->mode, self->limit, state);
     return res;
 }
 
