@@ -88,14 +88,20 @@ __all__ = [
 M_ALL, M_FIRST, M_SEQUENCE, M_THIRD = 0, 1, 2, 3
 
 # Thresholds, in elements, by kind of work: from what size a call takes the
-# parallel strategy.  Measured with benchmarks/bench_threshold.py: below
-# these a second thread does not win back what handing it the work costs.
+# parallel strategy.  Measured with benchmarks/bench_threshold.py (three runs
+# on a quiet 2-core virtual machine, 2026-11-28): the sizes from which every
+# operation of the kind ran faster on two threads than in one call in every
+# run.  Below them a second thread does not win back what handing it the work
+# costs, mostly the wake-up of an idle core (the worker's, and those of the
+# GIL's hand-overs between the threads); earlier thresholds (2**17, 2**14,
+# 2**17), measured on a loaded machine whose cores never slept, made copies
+# and reductions 1.3 to 5x slower than one call from 2**17 to 2**20 elements.
 COPY, MATH, REDUCE = 0, 1, 2
 LIMITS: dict[str, tuple[int, int]] = {
     # name: (index, elements)
-    "copy": (COPY, 1 << 17),  # memory-bound: copies, casts, + * < ...
-    "math": (MATH, 1 << 14),  # exp, sin, log, ...: compute-bound
-    "reduce": (REDUCE, 1 << 17),  # sum, max, ...
+    "copy": (COPY, 1 << 22),  # memory-bound: copies, casts, + * < ...
+    "math": (MATH, 1 << 19),  # exp, sin, log, ...: compute-bound
+    "reduce": (REDUCE, 1 << 22),  # sum, max, ...
 }
 
 _py_limits = [sys.maxsize] * 8
