@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import _common, _parallel
 from ._common import expand_dims as _expand_dims
@@ -518,6 +519,8 @@ def _prod(x: ndarray, axis: Any, dtype: Any, keepdims: bool) -> ndarray:
 
 
 _np_mean = _common.mean_entry(np, np.mean)
+_index = operator.index
+_normalize_axis = normalize_axis_index
 _add_reduce = np.add.reduce
 _true_divide = np.true_divide
 _intp = np.intp
@@ -530,24 +533,22 @@ _COMPLEX_PARTS = {
 def _numpy_own(x: ndarray) -> bool:
     """Whether ``mean``/``var``/``std`` of ``x`` are left to NumPy's own
     functions: anything but a non-empty float32/float64/complex64/complex128
-    ndarray (NumPy sums integers and float16 in a wider type)."""
-    return (
-        x.__class__ is not ndarray
-        or x.dtype.kind not in "fc"
-        or x.dtype.itemsize < 4
-        or x.size == 0
-    )
+    ndarray, either byte order (NumPy sums integers and float16 in a wider
+    type, and squares long double complex parts its own way)."""
+    return x.__class__ is not ndarray or x.dtype.char not in "fdFD" or x.size == 0
 
 
 def _count(x: ndarray, axis: Any) -> int:
-    """The number of elements each result element reduces."""
+    """The number of elements each result element reduces (``axis``: None,
+    an integer or a tuple of them; NumPy's AxisError out of range)."""
     if axis is None:
         return x.size  # type: ignore[no-any-return]
-    if axis.__class__ is int:
-        return x.shape[axis]  # type: ignore[no-any-return]
+    shape, ndim = x.shape, x.ndim
+    if axis.__class__ is not tuple:
+        return shape[_normalize_axis(_index(axis), ndim)]  # type: ignore[no-any-return]
     count = 1
     for a in axis:
-        count *= x.shape[a]
+        count *= shape[_normalize_axis(_index(a), ndim)]
     return count
 
 
@@ -861,7 +862,7 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
 # their arguments on (positional: the entry's argument index, -1 None;
 # keywords: (name, index)), so that a small call goes there directly from the
 # compiled size test in front of the entry (``_parallel_c.Parallel``) and
-# pays for no Python frame; an empty or NumPy-subclass operand takes the
+# pays for no Python frame; an empty call or a NumPy-subclass operand takes the
 # entry itself.  tests/backends/test_parallel.py checks that each gives its
 # entry's results.
 _REDUCE_LAYOUT = (0, 1, -1, -1, 2)  # ufunc.reduce(x, axis, None, None, keepdims)

@@ -1455,6 +1455,46 @@ def pow_(func: Callable[..., Any], x1: Any, x2: Any, **kwargs: Any) -> Any:
 
 
 # --- the Python twin of the compiled wrapper ---------------------------------------------
+def _check_quick(quick: Any, layout: Any, keywords: Any) -> int:
+    """The compiled wrapper's checks of ``quick``, ``layout`` and
+    ``keywords`` (same exceptions); the number of positional arguments a
+    quick call has."""
+    if not callable(quick):
+        msg = "Parallel(): quick must be callable or None"
+        raise TypeError(msg)
+    if layout.__class__ is not tuple or keywords.__class__ is not tuple:
+        msg = "Parallel(): layout and keywords must be tuples"
+        raise TypeError(msg)
+    pairs = []
+    for pair in keywords:
+        if (
+            pair.__class__ is not tuple
+            or len(pair) != 2
+            or not isinstance(pair[0], str)
+        ):
+            msg = "Parallel(): keywords must be (name, index) pairs"
+            raise TypeError(msg)
+        pairs.append(pair)
+    if not layout or len(layout) + len(pairs) > 8:
+        msg = "Parallel(): quick needs a layout of 1 to 8 arguments"
+        raise ValueError(msg)
+    indices = [*layout, *(i for _, i in pairs)]
+    if (
+        not all(isinstance(i, int) for i in indices)
+        or not all(-1 <= i < 8 for i in layout)
+        or not all(0 <= i < 8 for _, i in pairs)
+    ):
+        msg = (
+            "Parallel(): a layout index must be -1 (None) or an argument index "
+            "below 8 (keywords: not -1)"
+        )
+        raise ValueError(msg)
+    if len({name for name, _ in pairs}) != len(pairs):
+        msg = "Parallel(): a keyword of quick named twice"
+        raise ValueError(msg)
+    return max(indices) + 1
+
+
 class ParallelPy:
     """The pure Python twin of ``ocean_cpu._parallel_c.Parallel``."""
 
@@ -1473,23 +1513,9 @@ class ParallelPy:
         self.mode = mode
         self.limit = limit
         self.quick = quick
-        self.layout = layout
-        self.keywords = keywords
-        indices = [*layout, *(i for _, i in keywords)]
-        if quick is not None:
-            msg = ""
-            if not layout or len(indices) > 8:
-                msg = "Parallel(): quick needs a layout of 1 to 8 arguments"
-            elif not all(-1 <= i < 8 for i in layout) or not all(
-                0 <= i < 8 for _, i in keywords
-            ):
-                msg = (
-                    "Parallel(): a layout index must be -1 (None) or an argument "
-                    "index below 8 (keywords: not -1)"
-                )
-            if msg:
-                raise ValueError(msg)
-        self._nin = max(indices, default=-1) + 1
+        self.layout = layout if quick is not None else ()
+        self.keywords = keywords if quick is not None else ()
+        self._nin = _check_quick(quick, layout, keywords) if quick is not None else 0
 
     def _size(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
         mode = self.mode

@@ -110,3 +110,32 @@ def test_front_end_values():
     assert np.asarray(xp.mean(x, axis=1)).tobytes() == np.mean(n, axis=1).tobytes()
     assert float(xp.std(x, correction=1)) == float(np.std(n, ddof=1))
     assert float(xp.var(x)) == float(np.var(n))
+
+
+def test_axis_forms_and_errors_are_numpys():
+    # a NumPy integer axis (the dask backend's chunk kernels may pass one), a
+    # negative one, and NumPy's AxisError out of range
+    x = np.arange(12.0).reshape(3, 4) ** 1.5
+    for axis, same_as in ((np.int64(1), 1), (np.intp(-1), -1), ((np.int32(0),), (0,))):
+        for name in ("mean", "var", "std"):
+            args = (axis, False) if name == "mean" else (axis, 1, False)
+            want = (same_as, False) if name == "mean" else (same_as, 1, False)
+            _same(KERNEL[name](x, *args), REF[name](x, *want))
+    for name in ("mean", "var", "std"):
+        _check(name, x, (0, -1), True, 1)
+    for name in ("mean", "var", "std"):
+        args = (x, 2, False) if name == "mean" else (x, 2, 0, False)
+        with pytest.raises(np.exceptions.AxisError):
+            KERNEL[name](*args)
+
+
+@pytest.mark.skipif(
+    np.dtype(np.clongdouble).itemsize <= 16, reason="no long double here"
+)
+def test_long_double_takes_numpys_own():
+    # NumPy squares long double complex parts its own way (a NaN's sign differs
+    # from the conjugate product): such input takes np.var itself
+    x = np.array([complex(np.inf, 0), 0], np.clongdouble)
+    for name in ("var", "std"):
+        _check(name, x, None, False)
+    _check("mean", np.array([1.0, 2.0], np.longdouble), None, False)

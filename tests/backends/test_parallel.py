@@ -962,3 +962,39 @@ def test_quick_path_is_taken_only_for_plain_calls():
             cls(func, strategy, 1, 0, quick, ())
         with pytest.raises(ValueError):
             cls(func, strategy, 1, 0, quick, (0, 9))
+
+
+@pytest.mark.parametrize(
+    ("layout", "keywords", "error"),
+    [
+        ((), (), ValueError),  # no argument
+        ((0, 9), (), ValueError),  # past the eighth argument
+        ((0, -2), (), ValueError),
+        ((0, 2**100), (), ValueError),  # too large for a C long: no SystemError
+        ((0, -(2**100)), (), ValueError),
+        ((0, 1.0), (), ValueError),  # not an integer
+        ((0,), (("k", -1),), ValueError),  # a keyword cannot be None
+        ((0,), (("k", 1), ("k", 2)), ValueError),  # a keyword named twice
+        ((0,) * 8, (("k", 1),), ValueError),  # nine arguments
+        ([0, 1], (), TypeError),  # not a tuple
+        ((0,), [("k", 1)], TypeError),
+        ((0,), (("k",),), TypeError),  # not a pair
+        ((0,), ((1, 1),), TypeError),  # a name that is not a str
+    ],
+)
+def test_quick_layouts_refused_alike(layout, keywords, error):
+    # the compiled wrapper and its Python twin refuse the same layouts with
+    # the same exceptions, at construction
+    def f(*args, **kwargs):
+        return None
+
+    for cls in {_parallel.ParallelPy, _parallel._Parallel}:
+        with pytest.raises(error):
+            cls(f, f, _parallel.M_FIRST, _parallel.COPY, f, layout, keywords)
+    for cls in {_parallel.ParallelPy, _parallel._Parallel}:
+        with pytest.raises(TypeError):  # quick not callable
+            cls(f, f, _parallel.M_FIRST, _parallel.COPY, 3, (0,), ())
+        plain = cls(f, f, _parallel.M_FIRST, _parallel.COPY)
+        assert plain.quick is None
+        assert tuple(plain.layout) == ()
+        assert tuple(plain.keywords) == ()

@@ -33,10 +33,11 @@
  * test).  An entry may name that C function as ``quick`` and how ``func``
  * passes its arguments on: ``layout`` gives, for each positional argument of
  * ``quick``, the index of the call's argument (-1: None), and ``keywords``
- * pairs (name, index) passed by keyword.  A call below the threshold, with
+ * pairs (name, index, no name twice) passed by keyword.  A call below the
+ * threshold and above zero elements (by the size test of its mode), with
  * exactly the positional arguments the layout reads, no keywords, and a
- * first argument that is a non-empty NumPy array (not a subclass), calls
- * ``quick`` so; every other small call calls ``func``.  ``quick`` must give
+ * NumPy array (not a subclass) as its first argument, calls ``quick`` so;
+ * every other small call calls ``func``.  ``quick`` must give
  * what ``func`` gives for such calls (tests/backends/test_parallel.py checks
  * the backend's entries).
  *
@@ -284,11 +285,21 @@ par_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                 }
                 PyObject *name = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
                 PyUnicode_InternInPlace(&name);
+                for (int j = 0; j < i - nqpos; j++) {
+                    if (PyUnicode_Compare(PyTuple_GET_ITEM(qkwnames, j), name) == 0) {
+                        PyErr_SetString(PyExc_ValueError,
+                                        "Parallel(): a keyword of quick named twice");
+                        Py_DECREF(name);
+                        Py_XDECREF(qkwnames);
+                        return NULL;
+                    }
+                }
                 PyTuple_SET_ITEM(qkwnames, i - nqpos, name);
                 k = PyTuple_GET_ITEM(pair, 1);
             }
-            long v = PyLong_Check(k) ? PyLong_AsLong(k) : -2;
-            if (v < -1 || v >= MAX_QUICK || (i >= nqpos && v < 0)) {
+            int overflow = 0;
+            long v = PyLong_Check(k) ? PyLong_AsLongAndOverflow(k, &overflow) : -2;
+            if (overflow || v < -1 || v >= MAX_QUICK || (i >= nqpos && v < 0)) {
                 PyErr_Clear();
                 PyErr_SetString(PyExc_ValueError,
                                 "Parallel(): a layout index must be -1 (None) or an "
