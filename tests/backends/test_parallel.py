@@ -832,6 +832,36 @@ def test_a_reduction_of_a_split_result_has_numpy_bits():
         assert same_values(s, ref), n
 
 
+def test_where_over_dtypes_byte_orders_and_broadcasting():
+    # each piece is the entry's own selection copied into the result: the
+    # bits, dtype and layout of NumPy's where on every thread count, for
+    # mixed and byte-swapped operands, NaN payloads, and operands broadcast
+    # along the cut axis or the other one
+    rng = np.random.default_rng(11)
+    c = rng.random((37, 8)) < 0.5
+    a64 = _values((37, 8), "float64")
+    a64[::5, ::3] = np.frombuffer(
+        np.uint64(0xFFF8_0000_0000_1234).tobytes(), np.float64
+    )[0]
+    cases = [
+        (c, a64, _values((37, 8), "float32")),
+        (c, a64.astype(">f8"), _values((37, 8), ">f8")),
+        (c, a64[:1], _values((37, 8), "float64")),  # x1 broadcast along the cut
+        (c[:, :1], a64, _values((1, 8), "float64")),
+        (c, 2, _values((37, 8), "int16")),
+        (c, _values((37, 8), "complex64"), 0.25),
+    ]
+    for cond, x1, x2 in cases:
+        ref = np.where(cond, x1, x2)
+        for n in COUNTS:
+            res = run(n, OPS["where"], cond, x1, x2)
+            assert same(res, ref), (
+                n,
+                getattr(x1, "dtype", x1),
+                getattr(x2, "dtype", x2),
+            )
+
+
 def test_binary_operands_in_one_memory_order_give_it_to_the_result():
     a = _values((23, 9, 5), "float64").transpose(2, 0, 1)
     b = _values((23, 9, 5), "float64").transpose(2, 0, 1)
