@@ -552,6 +552,14 @@ def _count(x: ndarray, axis: Any) -> int:
     return count
 
 
+def _divided(s: Any, n: Any) -> Any:
+    """``s / n`` as NumPy's mean and var divide a sum: in place (any cast)
+    for an array, through the division's dtype for a NumPy scalar."""
+    if s.__class__ is ndarray:
+        return _true_divide(s, n, out=s, casting="unsafe")
+    return s.dtype.type(s / n)
+
+
 def _spread(root: bool) -> Callable[..., ndarray]:
     """``var`` (``std``: ``root``): NumPy's (numpy._core._methods._var and
     _std) step for step, for the same bits without np.var's dispatch, as
@@ -568,11 +576,7 @@ def _spread(root: bool) -> Callable[..., ndarray]:
         if count - correction <= 0:
             return numpy_entry(x, axis, correction, keepdims)  # type: ignore[no-any-return]
         rcount = _intp(count)
-        m = _add_reduce(x, axis, None, None, True)
-        if m.__class__ is ndarray:
-            m = _true_divide(m, rcount, out=m, casting="unsafe")
-        else:
-            m = m.dtype.type(m / rcount)
+        m = _divided(_add_reduce(x, axis, None, None, True), rcount)
         d = subtract(x, m, out=...)
         if x.dtype.kind == "f":
             d = square(d, out=d)
@@ -584,13 +588,14 @@ def _spread(root: bool) -> Callable[..., ndarray]:
                 d = add(dv[..., 0], dv[..., 1], out=d.real)
             else:
                 d = multiply(d, conjugate(d), out=d).real
-        ret = _add_reduce(d, axis, None, None, keepdims)
-        dof = maximum(rcount - correction, 0)
+        ret = _divided(
+            _add_reduce(d, axis, None, None, keepdims), maximum(rcount - correction, 0)
+        )
+        if not root:
+            return ret  # type: ignore[no-any-return]
         if ret.__class__ is ndarray:
-            ret = _true_divide(ret, dof, out=ret, casting="unsafe")
-            return sqrt(ret, out=ret) if root else ret  # type: ignore[no-any-return]
-        ret = ret.dtype.type(ret / dof)
-        return ret.dtype.type(sqrt(ret)) if root else ret  # type: ignore[no-any-return]
+            return sqrt(ret, out=ret)  # type: ignore[no-any-return]
+        return ret.dtype.type(sqrt(ret))  # type: ignore[no-any-return]
 
     return spread
 
@@ -608,11 +613,7 @@ def _mean(x: ndarray, axis: Any, keepdims: bool) -> ndarray:
     # integers and float16 in a wider type) and empty input take np.mean.
     if _numpy_own(x):
         return _np_mean(x, axis, keepdims)  # type: ignore[no-any-return]
-    count = _count(x, axis)
-    s = _add_reduce(x, axis, None, None, keepdims)
-    if s.__class__ is ndarray:
-        return _true_divide(s, _intp(count), out=s, casting="unsafe")  # type: ignore[no-any-return]
-    return s.dtype.type(s / _intp(count))  # type: ignore[no-any-return]
+    return _divided(_add_reduce(x, axis, None, None, keepdims), _intp(_count(x, axis)))  # type: ignore[no-any-return]
 
 
 def _extremum(ufunc: Any) -> Callable[..., ndarray]:
