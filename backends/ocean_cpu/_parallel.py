@@ -92,11 +92,12 @@ M_ALL, M_FIRST, M_SEQUENCE, M_THIRD = 0, 1, 2, 3
 # on a quiet 2-core virtual machine, 2026-11-28): the sizes from which every
 # operation of the kind ran faster on two threads than in one call in every
 # run (but ``exp`` at 2**19 in one run: 1.04x; 0.57x to 0.81x for the others
-# and in the other runs).  Below them a second thread does not win back what handing it the work
-# costs, mostly the wake-up of an idle core (the worker's, and those of the
-# GIL's hand-overs between the threads); earlier thresholds (2**17, 2**14,
-# 2**17), measured on a loaded machine whose cores never slept, made copies
-# and reductions 1.3 to 5x slower than one call from 2**17 to 2**20 elements.
+# and in the other runs).  Below them a second thread does not win back what
+# handing it the work costs, mostly the wake-up of an idle core (the
+# worker's, and those of the GIL's hand-overs between the threads); earlier
+# thresholds (2**17, 2**14, 2**17), measured on a loaded machine whose cores
+# never slept, made copies and reductions 1.3 to 5x slower than one call from
+# 2**17 to 2**20 elements.
 COPY, MATH, REDUCE = 0, 1, 2
 LIMITS: dict[str, tuple[int, int]] = {
     # name: (index, elements)
@@ -1463,13 +1464,13 @@ def _check_quick(quick: Any, layout: Any, keywords: Any) -> int:
     if not callable(quick):
         msg = "Parallel(): quick must be callable or None"
         raise TypeError(msg)
-    if layout.__class__ is not tuple or keywords.__class__ is not tuple:
+    if not isinstance(layout, tuple) or not isinstance(keywords, tuple):
         msg = "Parallel(): layout and keywords must be tuples"
         raise TypeError(msg)
     pairs = []
     for pair in keywords:
         if (
-            pair.__class__ is not tuple
+            not isinstance(pair, tuple)
             or len(pair) != 2
             or not isinstance(pair[0], str)
         ):
@@ -1575,10 +1576,7 @@ def _entry(
     name, module, docstring: the compiled fast path recognises the backend's
     own functions by them); ``quick``: ``(callable, layout, keywords)``, the
     C function small calls go to (see ``Parallel``)."""
-    if quick is None:
-        entry = _Parallel(func, strategy, mode, limit)
-    else:
-        entry = _Parallel(func, strategy, mode, limit, *quick)
+    entry = _Parallel(func, strategy, mode, limit, *(quick or ()))
     for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
         value = getattr(func, attr, None)
         if value is not None:

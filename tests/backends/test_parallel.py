@@ -1024,6 +1024,12 @@ def test_quick_layouts_refused_alike(layout, keywords, error):
     for cls in {_parallel.ParallelPy, _parallel._Parallel}:
         with pytest.raises(TypeError):  # quick not callable
             cls(f, f, _parallel.M_FIRST, _parallel.COPY, 3, (0,), ())
+
+        class Layout(tuple):
+            pass
+
+        # a tuple subclass is a tuple to both
+        cls(f, f, _parallel.M_FIRST, _parallel.COPY, f, Layout((0, 1)), Layout())
         plain = cls(f, f, _parallel.M_FIRST, _parallel.COPY)
         assert plain.quick is None
         assert tuple(plain.layout) == ()

@@ -37,9 +37,9 @@
  * threshold and above zero elements (by the size test of its mode), with
  * exactly the positional arguments the layout reads, no keywords, and a
  * NumPy array (not a subclass) as its first argument, calls ``quick`` so;
- * every other small call calls ``func``.  ``quick`` must give
- * what ``func`` gives for such calls (tests/backends/test_parallel.py checks
- * the backend's entries).
+ * every other small call calls ``func``.  ``quick`` must give what ``func``
+ * gives for such calls (tests/backends/test_parallel.py checks the backend's
+ * entries).
  *
  * The pure Python twin is ``ocean_cpu._parallel.ParallelPy``.
  */
