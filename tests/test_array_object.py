@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import copy
+import math
 import operator
 import pickle
 import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import ocean_array_api as xp
@@ -471,6 +474,64 @@ def test_inplace_cannot_change_shape():
     with pytest.raises(ValueError):
         x += xp.zeros((2, 3))
     assert x.shape == (3,)
+
+
+_INPLACE = {
+    "+=": xp.add, "-=": xp.subtract, "*=": xp.multiply, "/=": xp.divide,
+    "//=": xp.floor_divide, "%=": xp.remainder, "**=": xp.pow,
+    "&=": xp.bitwise_and, "|=": xp.bitwise_or, "^=": xp.bitwise_xor,
+    "<<=": xp.bitwise_left_shift, ">>=": xp.bitwise_right_shift,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("op", sorted(_INPLACE))
+@given(
+    dt=st.sampled_from(["int32", "uint8", "float32", "float64", "complex64"]),
+    shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+    half=st.booleans(),
+)
+@example(  # the shape that dropped its leading axis
+    dt="float64",
+    shapes=hnp.BroadcastableShapes(((2,), (1, 2)), (1, 2)),
+    half=True,
+)
+def test_inplace_operator_is_its_function_or_a_shape_error(op, dt, shapes, half):
+    """``x op= y`` writes ``func(x, y)`` into ``x`` when that has ``x``'s shape,
+    and raises ValueError leaving ``x`` as it was otherwise (``x (1,) //= y
+    (1, 1)`` once dropped the leading axis, as did ``**=`` with an exponent
+    of 0.5: the kernels that compute apart and then copy into ``x``)."""
+    sx, sy = shapes.input_shapes
+    dtype = getattr(xp, dt)
+    a = np.arange(1, math.prod(sx) + 1).reshape(sx) % 5 + 1
+    b = np.arange(math.prod(sy)).reshape(sy) % 3 + 1
+    x = xp.asarray(a, dtype=dtype)
+    y = (
+        xp.asarray(b, dtype=dtype) * 0.5
+        if half and dt[0] in "fc"
+        else xp.asarray(b, dtype=dtype)
+    )
+    if op == "**=" and half and dt[0] in "fc":
+        y = xp.full(sy, 0.5, dtype=dtype)  # the square-root kernel
+    func = _INPLACE[op]
+    try:
+        expected = func(x, y)
+    except TypeError:  # the dtype is not in the function's domain
+        return
+    before = host(x).copy()
+    ns = {"x": x, "y": y}
+    if expected.dtype != dtype:  # true division of integers: refused first
+        with pytest.raises(TypeError, match="dtype"):
+            exec(f"x {op} y", ns)
+        np.testing.assert_array_equal(host(x), before)
+        return
+    if expected.shape != sx:
+        with pytest.raises(ValueError, match="shape"):
+            exec(f"x {op} y", ns)
+        np.testing.assert_array_equal(host(x), before)
+        return
+    exec(f"x {op} y", ns)
+    assert ns["x"] is x
+    assert_matches(x, host(expected))
 
 
 @pytest.mark.parametrize(

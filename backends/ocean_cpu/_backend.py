@@ -82,10 +82,7 @@ def _floor_divide(x1: Any, x2: Any, out: ndarray | None = None) -> ndarray:
             with np.errstate(all="ignore"):
                 exact = np.floor(np.true_divide(x1, x2))
             np.copyto(res, exact, where=one_inf)
-    if out is None:
-        return res
-    out[...] = res
-    return out
+    return res if out is None else _common.store(out, res)
 
 
 def _expm1(x: ndarray, out: ndarray | None = None) -> ndarray:
@@ -185,8 +182,7 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
         # copies back its whole buffer, the elements it never computed
         # included (uninitialised memory).  Compute apart, copy on success:
         # nothing is written when it raises.
-        out[...] = np.power(x1, x2)
-        return out
+        return _common.store(out, np.asarray(np.power(x1, x2)))
     t2 = x2.__class__
     if t2 is int:  # the common x ** 2: no exponent of 0.5 possible
         if x2 == 2 and x1.dtype.kind in "iuf":
@@ -202,10 +198,7 @@ def _pow(x1: Any, x2: Any, out: ndarray | None = None) -> Any:
         base = np.asarray(x1)
         np.copyto(res, np.inf, where=np.isneginf(base))
         np.copyto(res, 0.0, where=base == 0)
-        if out is not None:
-            out[...] = res
-            return out
-        return res
+        return res if out is None else _common.store(out, res)
     return np.power(x1, x2) if out is None else np.power(x1, x2, out=out)
 
 

@@ -172,6 +172,20 @@ def diff(
     return x
 
 
+def store(out: Any, res: Any) -> Any:
+    """Write ``res`` into ``out`` (an in-place operator's ``x1``) and return it,
+    refusing what a ufunc's ``out=`` refuses: an assignment would drop
+    ``res``'s leading length-1 axes, so ``x (1,) //= y (1, 1)`` would pass."""
+    if res.shape != out.shape:
+        msg = (
+            f"non-broadcastable output operand with shape {out.shape} doesn't "
+            f"match the broadcast shape {res.shape}"
+        )
+        raise ValueError(msg)
+    out[...] = res
+    return out
+
+
 def reduced(
     shape: tuple[int, ...], axis: Any, keepdims: bool
 ) -> tuple[tuple[int, ...], int]:
@@ -271,10 +285,7 @@ def nextafter_half(xp: Any, nextafter: Callable[..., Any]) -> Callable[..., Any]
         fix = xp.isinf(x1) & ~xp.isnan(x2) & (x1 != x2)
         res = xp.where(fix, xp.copysign(65504.0, x1), res)  # float16's largest
         res = xp.where(x1 == x2, x2, res).astype(f16, copy=False)
-        if out is None:
-            return res
-        out[...] = res
-        return out
+        return res if out is None else store(out, res)
 
     return entry
 

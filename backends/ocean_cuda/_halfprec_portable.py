@@ -26,7 +26,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from ocean_cpu._common import check_complex_view, reduced
+from ocean_cpu._common import check_complex_view, reduced, store
 
 __all__ = ["ELEMENTWISE", "portable_ops"]
 
@@ -113,10 +113,7 @@ def portable_ops(xp: Any, standard: dict[str, Callable[..., Any]]) -> dict[str, 
             elif res.dtype.kind == "f":
                 with quiet():
                     res = res.astype(f16)  # abs, real, imag: float16
-            if out is not None:
-                out[...] = res
-                return out
-            return res
+            return res if out is None else store(out, res)
 
         entry.__name__ = f"{name}_complex32"
         return entry

@@ -46,6 +46,7 @@ from ocean_cpu._common import (
     reduced,
     reversed_view,
     spread_entry,
+    store,
     unstack,
 )
 from ocean_cpu._common import diff as _diff
@@ -216,10 +217,7 @@ def _raw_ops(
         )
 
     def put(out: Any, res: Any) -> Any:
-        if out is None:
-            return res
-        out[...] = res
-        return out
+        return res if out is None else store(out, res)
 
     # --- corrections (ported from ocean_cpu._backend) ---------------------------
     def clip(x: Any, lo: Any, hi: Any) -> Any:
