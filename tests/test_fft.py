@@ -165,3 +165,43 @@ def test_fft_argument_errors():
         fft.fftn(c, s=(2, 2), axes=(0,))
     with pytest.raises(ValueError):
         fft.fftn(c, axes=(0, 0))
+
+
+_ONE_DIM = {
+    "fft": True,
+    "ifft": True,
+    "rfft": False,
+    "irfft": True,
+    "hfft": True,
+    "ihfft": False,
+}
+_N_DIM = {"fftn": True, "ifftn": True, "rfftn": False, "irfftn": True}
+
+
+@pytest.mark.parametrize("name", sorted(_ONE_DIM))
+@pytest.mark.parametrize(
+    ("shape", "axis", "n"), [((0,), 0, 5), ((0, 2), 0, 4), ((3, 0), 1, 1)]
+)
+def test_an_empty_axis_is_zero_padded_to_n(name, shape, axis, n, device):
+    """An empty axis padded to ``n`` is ``n`` zeros, whose transform is zeros
+    (NumPy's irfft and hfft gave uninitialised values there)."""
+    dt = xp.complex128 if _ONE_DIM[name] else xp.float64
+    res = getattr(fft, name)(xp.zeros(shape, dtype=dt, device=device), n=n, axis=axis)
+    padded = np.zeros(tuple(1 if i == axis else d for i, d in enumerate(shape)))
+    expected = getattr(np.fft, name)(padded.astype(str(dt)), n=n, axis=axis)
+    assert expected.shape == res.shape
+    assert not expected.any()
+    assert_matches(res, expected)
+
+
+@pytest.mark.parametrize("name", sorted(_N_DIM))
+@pytest.mark.parametrize(
+    ("shape", "s"), [((0, 3), (4, 3)), ((2, 0), (2, 4)), ((0, 0), (3, 2))]
+)
+def test_empty_axes_are_zero_padded_to_s(name, shape, s, device):
+    dt = xp.complex128 if _N_DIM[name] else xp.float64
+    res = getattr(fft, name)(xp.zeros(shape, dtype=dt, device=device), s=s, axes=(0, 1))
+    padded = np.zeros(tuple(d or 1 for d in shape), dtype=str(dt))
+    expected = getattr(np.fft, name)(padded, s=s, axes=(0, 1))
+    assert not expected.any()
+    assert_matches(res, expected)

@@ -186,6 +186,19 @@ def store(out: Any, res: Any) -> Any:
     return out
 
 
+def fill_empty_axes(zeros: Callable[..., Any], x: Any, axes: Sequence[int]) -> Any:
+    """``x``, or zeros of its dtype with length 1 on those of ``axes`` where
+    ``x`` has length 0: a transform zero-pads its input to the length asked
+    for, and NumPy's irfft/hfft read uninitialised memory for an empty axis
+    (values of about 1e-313 instead of zeros)."""
+    shape = x.shape
+    if all(shape[a] for a in axes):
+        return x
+    return zeros(
+        tuple(d or (1 if i in axes else 0) for i, d in enumerate(shape)), dtype=x.dtype
+    )
+
+
 def reduced(
     shape: tuple[int, ...], axis: Any, keepdims: bool
 ) -> tuple[tuple[int, ...], int]:

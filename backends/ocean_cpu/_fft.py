@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ._common import fill_empty_axes
+
 ndarray = np.ndarray
 
 # dtype character -> complex / real dtype of the same precision.
@@ -45,6 +47,7 @@ def _keep(res: ndarray, want: np.dtype) -> ndarray:
 def _one_dim(name: str, table: dict[str, np.dtype]) -> Callable[..., ndarray]:
     def op(x: ndarray, n: int, axis: int, norm: str) -> ndarray:
         func = getattr(np.fft, name)
+        x = fill_empty_axes(np.zeros, x, (axis,))
         return _keep(func(x, n=n, axis=axis, norm=norm), table[x.dtype.char])
 
     op.__name__ = op.__qualname__ = name
@@ -59,6 +62,7 @@ def _n_dim(name: str, table: dict[str, np.dtype]) -> Callable[..., ndarray]:
             # for the real transforms): a copy, as NumPy would give.
             return x.astype(want, copy=True)
         func = getattr(np.fft, name)
+        x = fill_empty_axes(np.zeros, x, axes)
         return _keep(func(x, s=s, axes=axes, norm=norm), want)
 
     op.__name__ = op.__qualname__ = name

@@ -39,6 +39,7 @@ from ocean_cpu._common import (
     complex_sign,
     elementwise,
     expand_dims,
+    fill_empty_axes,
     flip,
     mean_entry,
     moveaxis,
@@ -1145,6 +1146,7 @@ def _fft_ops(xp: Any) -> dict[str, Callable[..., Any]]:
 
     def one_dim(func: Callable[..., Any], table: dict[str, Any]) -> Callable[..., Any]:
         def op(x: Any, n: int, axis: int, norm: str) -> Any:
+            x = fill_empty_axes(xp.zeros, x, (axis,))
             return keep(func(x, n=n, axis=axis, norm=norm), table[x.dtype.char])
 
         return op
@@ -1168,6 +1170,7 @@ def _fft_ops(xp: Any) -> dict[str, Callable[..., Any]]:
                 pairs.sort()
             axes = tuple(a for a, _ in pairs)
             s = tuple(n for _, n in pairs)
+            x = fill_empty_axes(xp.zeros, x, axes)
             return keep(func(x, s=s, axes=axes, norm=norm), want)
 
         return op
