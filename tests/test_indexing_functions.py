@@ -10,7 +10,7 @@ from hypothesis.extra import numpy as hnp
 
 import ocean_array_api as xp
 
-from .helpers import ALL_DTYPES, assert_matches, rng_array
+from .helpers import ALL_DTYPES, assert_matches, computed, rng_array
 
 
 @given(
@@ -82,3 +82,20 @@ def test_take_along_axis_errors():
         xp.take_along_axis(x, xp.asarray([[0]]), axis=2)
     with pytest.raises((TypeError, IndexError)):
         xp.take_along_axis(x, xp.asarray([[0.0]]))
+
+
+@pytest.mark.parametrize(("shape", "axis"), [((0, 3), 1), ((3, 0, 2), 2), ((2, 0), 0)])
+@pytest.mark.parametrize("index", [[5], [-4], [0, 3], [-3, 2], []])
+def test_take_checks_indices_when_the_result_is_empty(shape, axis, index, device):
+    """An out-of-bounds index is an IndexError even when another axis is empty
+    (NumPy checks nothing then; every device agrees here)."""
+    x = xp.zeros(shape, device=device)
+    indices = xp.asarray(index, dtype=xp.int64, device=device)
+    n = shape[axis]
+    if any(not -n <= i < n for i in index):
+        with pytest.raises(IndexError, match="out of bounds"):
+            computed(xp.take(x, indices, axis=axis))
+        return
+    res = computed(xp.take(x, indices, axis=axis))
+    expected = tuple(len(index) if i == axis else d for i, d in enumerate(shape))
+    assert res.shape == expected

@@ -681,7 +681,16 @@ def _as_intp(indices: ndarray) -> ndarray:
 
 
 def _take(x: ndarray, indices: ndarray, axis: int) -> ndarray:
-    return _native_result(x.take(_as_intp(indices), axis))
+    res = x.take(_as_intp(indices), axis)
+    if res.size == 0 and indices.size:
+        # Note: NumPy checks no index when the result is empty (another axis
+        # of length 0); the CUDA and dask devices do, so this one does too.
+        n = x.shape[axis]
+        bad = indices[(indices >= n) | (indices < -n)]
+        if bad.size:
+            msg = f"index {bad[0]} is out of bounds for axis {axis} with size {n}"
+            raise IndexError(msg)
+    return _native_result(res)
 
 
 def _take_flat(flat: ndarray, offsets: ndarray) -> ndarray:
