@@ -1223,9 +1223,11 @@ def _probe(call: Callable[[ndarray], Any], x: ndarray, *key: Any) -> np.dtype:
 
 
 def _reduction_strategy(
-    name: str, ufunc: Any, combine: Callable[[ndarray], Any]
+    name: str, ufunc: Any, combine: Callable[[ndarray], Any], blocks_fc: bool = True
 ) -> Callable[..., Any]:
-    """Strategy of ``sum``/``prod`` (``x, axis, dtype, keepdims``)."""
+    """Strategy of ``sum``/``prod`` (``x, axis, dtype, keepdims``);
+    ``blocks_fc``: whether a floating-point reduction over every element may
+    reduce fixed blocks (False: one call, see :data:`prod`)."""
     reduce = ufunc.reduce
 
     def strategy(
@@ -1247,6 +1249,8 @@ def _reduction_strategy(
             return call(x)
         rows, block, count = parts
         dt = _probe(call, x) if dtype is None else np.dtype(dtype)
+        if not blocks_fc and dt.kind in "fc":
+            return call(x)
 
         def one(b: ndarray) -> Any:
             return reduce(b, axis=None, dtype=dtype)
@@ -1266,7 +1270,12 @@ def _product(p: ndarray) -> Any:
 
 
 sum_ = _reduction_strategy("sum_", np.add, _exact_sum)
-prod = _reduction_strategy("prod", np.multiply, _product)
+# A floating-point product over every element is one NumPy call: the
+# product of block products is not NumPy's value (a block's product can
+# underflow to 0, or overflow to inf, where the whole product is
+# representable: 1e200 in one block, 1e-200 * 1e-200 in another).  Integer
+# products wrap exactly, whatever the grouping: their blocks stay.
+prod = _reduction_strategy("prod", np.multiply, _product, blocks_fc=False)
 
 
 def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
@@ -1463,10 +1472,13 @@ var = _spread("var", False)
 std = _spread("std", True)
 
 
-def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[..., Any]:
+def _ext_strategy(
+    name: str, combine: Callable[[ndarray], Any], blocks: bool = True
+) -> Callable[..., Any]:
     """Strategy of the float16/complex32 ``sum``/``prod`` entries (``x,
     axis, keepdims``; they give the float64 or complex128 accumulator's
-    value): along a kept axis, or fixed blocks combined by ``combine``."""
+    value): along a kept axis, or fixed blocks combined by ``combine``
+    (``blocks`` False: one call over every element, as for ``prod``)."""
 
     def strategy(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
         if not isinstance(x, ndarray) or x.size == 0:
@@ -1482,7 +1494,7 @@ def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[...,
         if res is not NotImplemented:
             return res
         parts = _blocks(x, True)
-        if parts is None:
+        if parts is None or not blocks:
             return call(x)
         rows, block, count = parts
 
@@ -1500,7 +1512,7 @@ def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[...,
 
 
 ext_sum = _ext_strategy("ext_sum", _exact_sum)
-ext_prod = _ext_strategy("ext_prod", _product)
+ext_prod = _ext_strategy("ext_prod", _product, blocks=False)  # see prod
 
 
 def pow_(func: Callable[..., Any], x1: Any, x2: Any, **kwargs: Any) -> Any:

@@ -1190,3 +1190,36 @@ def test_an_interrupt_never_leaves_numpys_error_state_changed(monkeypatch):
         with pytest.raises(FloatingPointError, match="divide by zero"):
             np.log(np.zeros(3))
 
+
+# --- reductions whose blocks would change the value -----------------------------------
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "float32"])
+def test_a_floating_product_is_numpys(dtype):
+    # a block's own product underflows (or overflows) where the whole
+    # product is representable: one NumPy call over every element
+    big, small = (1e200, 1e-200) if dtype != "float32" else (1e30, 1e-30)
+    a = np.ones(64 * 8, dtype)
+    a[0] = big
+    a[64] = a[65] = small
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], a, None, None, False), np.prod(a))
+    b = a[::-1].copy()
+    b[64 * 3] = b[64 * 3 + 1] = big
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], b, None, None, False), np.prod(b))
+
+
+def test_an_integer_product_wraps_as_numpys():
+    a = np.arange(1, 64 * 8 + 1, dtype=np.int64)
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], a, None, None, False), np.prod(a))
+
+
+def test_a_float16_product_is_one_call():
+    func = _parallel.unwrap(OPS["prod.float16"])
+    a = np.ones(64 * 8, np.float16)
+    a[:64] = 60000.0  # a block's float64 product overflows
+    a[64:200] = np.float16(2.0**-14)
+    want = func(a, None, False)
+    for n in COUNTS:
+        assert same(run(n, OPS["prod.float16"], a, None, False), want)
+
