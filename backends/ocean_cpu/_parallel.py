@@ -1174,9 +1174,14 @@ def _exact_sum(p: ndarray) -> Any:
     if p.dtype.kind != "f":
         return np.add.reduce(p)
     try:
-        return p.dtype.type(math.fsum(p.tolist()))
+        total = math.fsum(p.tolist())
     except (OverflowError, ValueError):
         return np.add.reduce(p)
+    with np.errstate(over="ignore"):
+        value = p.dtype.type(total)
+    if np.isinf(value):  # a finite sum beyond the dtype: NumPy's reduce overflows
+        _report({"overflow": 1}, np.geterr(), "reduce")
+    return value
 
 
 def _full_shape(value: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -1389,7 +1394,8 @@ def _block_sums(
     def group(g: ndarray, out: ndarray) -> None:
         reduce(g, axis=1, out=out)
 
-    return _exact_sum(_partials(one, rows, block, count, dt, nthreads, "add", group))
+    p = _partials(one, rows, block, count, dt, nthreads, "reduce", group)
+    return _exact_sum(p)
 
 
 def mean(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
@@ -1403,7 +1409,7 @@ def mean(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
         return func(p, axis, keepdims)
 
     dt = _probe(call, x, "mean", func, x.dtype)
-    res = _split_or_full(call, x, axes, keepdims, nthreads, "add", dt)
+    res = _split_or_full(call, x, axes, keepdims, nthreads, "reduce", dt)
     if res is not NotImplemented:
         return res
     parts = _blocks(x, True)
@@ -1437,7 +1443,9 @@ def _spread(name: str, root: bool) -> Callable[..., Any]:
             return call(x)  # NaN, as the entry gives it
         dt = x.dtype.newbyteorder("=")
         real = np.empty(0, dt).real.dtype
-        res = _split_or_full(call, x, axes, keepdims, nthreads, "add", real)
+        # NumPy's name for the squares of the deviations (where they overflow)
+        square = "multiply" if dt.kind == "c" else "square"
+        res = _split_or_full(call, x, axes, keepdims, nthreads, square, real)
         if res is not NotImplemented:
             return res
         parts = _blocks(x, True)
@@ -1457,7 +1465,7 @@ def _spread(name: str, root: bool) -> Callable[..., Any]:
                 sq = np.multiply(d, d, out=d)
             return reduce(sq, axis=None)
 
-        q = _partials(deviations, rows, block, n, real, nthreads, "add")
+        q = _partials(deviations, rows, block, n, real, nthreads, square)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = real.type(_exact_sum(q) / (count - correction))
             if root:

@@ -1223,3 +1223,23 @@ def test_a_float16_product_is_one_call():
     for n in COUNTS:
         assert same(run(n, OPS["prod.float16"], a, None, False), want)
 
+
+# --- floating-point error messages of large reductions --------------------------------
+@pytest.mark.parametrize(
+    ("name", "values", "extra"),
+    [
+        ("sum", np.full(640, 3e38 / 320, np.float32), (None, None, False)),
+        ("mean", np.full(640, 3e38, np.float32), (None, False)),
+        ("var", np.resize(np.array([1e200, -1e200]), 640), (None, 0, False)),
+        ("std", np.resize(np.array([1e200, -1e200]), 640), (None, 0, False)),
+    ],
+)
+def test_errors_of_large_reductions_say_what_numpys_say(name, values, extra):
+    func = _parallel.unwrap(OPS[name])
+    with np.errstate(all="raise"):
+        with pytest.raises(FloatingPointError) as want:
+            func(values, *extra)
+        for n in COUNTS:
+            with pytest.raises(FloatingPointError) as got:
+                run(n, OPS[name], values, *extra)
+            assert str(got.value) == str(want.value)
