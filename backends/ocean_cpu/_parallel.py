@@ -262,65 +262,101 @@ def _reload_default() -> int:
 
 
 # --- the pool -------------------------------------------------------------------
+# Interrupts (KeyboardInterrupt, an exception from a signal handler) arrive in
+# the main thread only, between bytecodes, so the calling thread must never
+# hold a piece of the job's bookkeeping that an interrupt could split.  The
+# workers keep it all: ``active`` counts the workers inside an item (changed
+# under the job's lock, by workers only), and a worker puts a token into
+# ``idle`` each time ``active`` falls to 0.  The caller only takes items
+# (``next``, one C call), sets ``stop`` (one store) and waits with
+# ``while job.active: idle.get()``, a loop that a lost token or an interrupt
+# cannot break: it tests the workers' state, not what it was told.
 class _Job:
-    """``fn(i)`` for ``i`` in ``range(n)``, items taken in turn by every
-    thread that runs :meth:`work`; after the first exception the remaining
-    items are skipped.  The caller waits for the items, not for the workers:
-    a worker that the operating system wakes late (a busy machine) finds no
-    item left and touches nothing, so the caller never waits for its wake-up
-    once it has done the work itself."""
+    """``fn(i)`` for ``i`` in ``range(n)``, items taken in turn by the caller
+    (:meth:`work`) and every worker given the job (:meth:`run_in_worker`);
+    after the first exception (or ``stop``) the remaining items are skipped.
+    The caller waits (:meth:`settle`) for the items the workers started, not
+    for the workers: a worker that the operating system wakes late finds no
+    item left and touches nothing."""
 
-    __slots__ = ("ctx", "done", "error", "finished", "fn", "lock", "n", "next")
+    __slots__ = ("active", "ctx", "error", "fn", "idle", "lock", "n", "next", "stop")
 
     def __init__(self, fn: Callable[[int], None], n: int) -> None:
         self.fn = fn
         self.n = n
         self.next = itertools.count().__next__  # atomic under the GIL
-        self.finished = 0
         self.lock = _thread.allocate_lock()
-        self.done = _thread.allocate_lock()
-        self.done.acquire()
+        self.idle: _queue.SimpleQueue[None] = _queue.SimpleQueue()
+        self.active = 0  # workers inside an item (workers' bookkeeping)
+        self.stop = False
         self.error: BaseException | None = None
         self.ctx = contextvars.copy_context()
 
     def work(self) -> None:
-        fn, n, take, lock = self.fn, self.n, self.next, self.lock
-        while True:
+        """The caller's share: items until none is left (an exception of
+        ``fn`` propagates; the caller then stops the job)."""
+        fn, n, take = self.fn, self.n, self.next
+        while not self.stop:
             i = take()
             if i >= n:
                 return
-            if self.error is None:
+            fn(i)
+
+    def _work_in_worker(self) -> None:
+        fn, n, take, lock, idle = self.fn, self.n, self.next, self.lock, self.idle
+        while True:
+            with lock:
+                self.active += 1  # before the item is taken: see settle
+            i = take()
+            if i < n and not self.stop:
                 try:
                     fn(i)
                 except BaseException as exc:  # re-raised by the caller
                     if self.error is None:
                         self.error = exc
+                    self.stop = True
             with lock:
-                self.finished += 1
-                last = self.finished == n
-            if last:
-                self.done.release()
+                self.active -= 1
+                quiet = self.active == 0
+            if quiet:
+                idle.put(None)
+            if i >= n or self.stop:
+                return
 
     def run_in_worker(self) -> None:
         # the caller's context (NumPy's errstate, our thread count), one copy
         # per thread (a context is entered by one thread at a time)
-        self.ctx.copy().run(self.work)
+        self.ctx.copy().run(self._work_in_worker)
 
-    def wait(self) -> None:
-        try:
-            self.done.acquire()
-        except BaseException:  # KeyboardInterrupt: let the parts finish
-            if self.error is None:
-                self.error = RuntimeError("interrupted")
-            self.done.acquire()
-            raise
+    def settle(self) -> BaseException | None:
+        """Wait until no worker is inside an item and none will start one;
+        called once every item is taken or ``stop`` is set.  A worker counts
+        itself active before it takes an item and tests ``stop`` after, so
+        ``active == 0`` then means that no worker touches the operands any
+        more.  An exception raised while waiting (an interrupt) stops the job
+        and is returned, once the wait is over, for the caller to raise."""
+        caught: BaseException | None = None
+        get = self.idle.get
+        while True:
+            try:
+                while self.active:
+                    get()
+                return caught
+            except BaseException as exc:
+                self.stop = True
+                if caught is None:
+                    caught = exc
 
 
 class _Pool:
     """Worker threads, started when first needed and kept (daemons)."""
 
     def __init__(self) -> None:
-        self.lock = _thread.allocate_lock()  # held by the one operation running
+        # held by the one operation running.  Re-entrant: were an interrupt to
+        # land between its acquire and the ``try`` that releases it, the main
+        # thread would still take it later (others then run alone, as they
+        # do while an operation runs), not lose the pool for good
+        self.lock = _thread.RLock()
         self.queues: list[_queue.SimpleQueue[_Job]] = []
 
     def _grow(self, n: int) -> None:
@@ -336,6 +372,10 @@ class _Pool:
             self.queues.append(q)
 
     def run(self, fn: Callable[[int], None], n: int, nthreads: int) -> None:
+        """``fn(i)`` for ``i`` in ``range(n)`` on up to ``nthreads`` threads.
+        When it returns or raises, no worker runs ``fn`` any more: an
+        exception (of a part, or an interrupt of the caller) stops the items
+        not yet started and waits for those that are."""
         nthreads = min(nthreads, n)
         if nthreads <= 1 or not self.lock.acquire(blocking=False):
             for i in range(n):
@@ -344,19 +384,27 @@ class _Pool:
         try:
             self._grow(nthreads - 1)
             job = _Job(fn, n)
-            for q in self.queues[: nthreads - 1]:
-                q.put(job)
             try:
+                for q in self.queues[: nthreads - 1]:
+                    q.put(job)
                 job.work()
-                job.wait()
+                error = job.settle()
+            except BaseException:
+                # the caller's own exception (a part, an interrupt): stop the
+                # job, wait for the items the workers started, then raise it
+                job.stop = True
+                job.settle()
+                raise
             finally:
-                # every item is taken: a late worker finds none, and must not
-                # keep fn (and the result it writes) alive until it wakes
+                # a worker woken late finds no item, and must not keep fn
+                # (and the result it writes) alive until it wakes
                 job.fn = _no_item
         finally:
             self.lock.release()
-        if job.error is not None:
-            raise job.error
+        if error is None:
+            error = job.error
+        if error is not None:
+            raise error
 
 
 def _no_item(i: int) -> None:  # pragma: no cover - never called
@@ -444,10 +492,22 @@ def _run(fn: Callable[[int], None], n: int, nthreads: int, name: str) -> None:
         fn(0)
         return
     collect = _Collect()
-    with np.errstate(call=collect, all="call"):
-        _pool.run(fn, n, nthreads)
+    # NumPy's error state is a context variable: set in a copy of the
+    # caller's context, it can never stay set in the caller's own, even when
+    # an interrupt lands inside ``errstate``'s enter or exit
+    contextvars.copy_context().run(_run_collecting, fn, n, nthreads, collect)
     if collect.seen:  # what the caller's policy says of them
         _report(collect.seen, np.geterr(), name)
+
+
+def _run_collecting(
+    fn: Callable[[int], None], n: int, nthreads: int, collect: _Collect
+) -> None:
+    """:meth:`_Pool.run` with every floating-point error going to ``collect``
+    (in a copied context: see :func:`_run`)."""
+    np.seterrcall(collect)
+    np.seterr(all="call")
+    _pool.run(fn, n, nthreads)
 
 
 # --- layout helpers ------------------------------------------------------------------
@@ -1114,9 +1174,14 @@ def _exact_sum(p: ndarray) -> Any:
     if p.dtype.kind != "f":
         return np.add.reduce(p)
     try:
-        return p.dtype.type(math.fsum(p.tolist()))
+        total = math.fsum(p.tolist())
     except (OverflowError, ValueError):
         return np.add.reduce(p)
+    with np.errstate(over="ignore"):
+        value = p.dtype.type(total)
+    if np.isinf(value):  # a finite sum beyond the dtype: NumPy's reduce overflows
+        _report({"overflow": 1}, np.geterr(), "reduce")
+    return value
 
 
 def _full_shape(value: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -1163,9 +1228,11 @@ def _probe(call: Callable[[ndarray], Any], x: ndarray, *key: Any) -> np.dtype:
 
 
 def _reduction_strategy(
-    name: str, ufunc: Any, combine: Callable[[ndarray], Any]
+    name: str, ufunc: Any, combine: Callable[[ndarray], Any], blocks_fc: bool = True
 ) -> Callable[..., Any]:
-    """Strategy of ``sum``/``prod`` (``x, axis, dtype, keepdims``)."""
+    """Strategy of ``sum``/``prod`` (``x, axis, dtype, keepdims``);
+    ``blocks_fc``: whether a floating-point reduction over every element may
+    reduce fixed blocks (False: one call, see :data:`prod`)."""
     reduce = ufunc.reduce
 
     def strategy(
@@ -1187,6 +1254,8 @@ def _reduction_strategy(
             return call(x)
         rows, block, count = parts
         dt = _probe(call, x) if dtype is None else np.dtype(dtype)
+        if not blocks_fc and dt.kind in "fc":
+            return call(x)
 
         def one(b: ndarray) -> Any:
             return reduce(b, axis=None, dtype=dtype)
@@ -1206,7 +1275,12 @@ def _product(p: ndarray) -> Any:
 
 
 sum_ = _reduction_strategy("sum_", np.add, _exact_sum)
-prod = _reduction_strategy("prod", np.multiply, _product)
+# A floating-point product over every element is one NumPy call: the
+# product of block products is not NumPy's value (a block's product can
+# underflow to 0, or overflow to inf, where the whole product is
+# representable: 1e200 in one block, 1e-200 * 1e-200 in another).  Integer
+# products wrap exactly, whatever the grouping: their blocks stay.
+prod = _reduction_strategy("prod", np.multiply, _product, blocks_fc=False)
 
 
 def _simple_strategy(name: str, ufunc: Any) -> Callable[..., Any]:
@@ -1320,7 +1394,8 @@ def _block_sums(
     def group(g: ndarray, out: ndarray) -> None:
         reduce(g, axis=1, out=out)
 
-    return _exact_sum(_partials(one, rows, block, count, dt, nthreads, "add", group))
+    p = _partials(one, rows, block, count, dt, nthreads, "reduce", group)
+    return _exact_sum(p)
 
 
 def mean(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
@@ -1334,7 +1409,7 @@ def mean(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
         return func(p, axis, keepdims)
 
     dt = _probe(call, x, "mean", func, x.dtype)
-    res = _split_or_full(call, x, axes, keepdims, nthreads, "add", dt)
+    res = _split_or_full(call, x, axes, keepdims, nthreads, "reduce", dt)
     if res is not NotImplemented:
         return res
     parts = _blocks(x, True)
@@ -1368,7 +1443,9 @@ def _spread(name: str, root: bool) -> Callable[..., Any]:
             return call(x)  # NaN, as the entry gives it
         dt = x.dtype.newbyteorder("=")
         real = np.empty(0, dt).real.dtype
-        res = _split_or_full(call, x, axes, keepdims, nthreads, "add", real)
+        # NumPy's name for the squares of the deviations (where they overflow)
+        square = "multiply" if dt.kind == "c" else "square"
+        res = _split_or_full(call, x, axes, keepdims, nthreads, square, real)
         if res is not NotImplemented:
             return res
         parts = _blocks(x, True)
@@ -1388,7 +1465,7 @@ def _spread(name: str, root: bool) -> Callable[..., Any]:
                 sq = np.multiply(d, d, out=d)
             return reduce(sq, axis=None)
 
-        q = _partials(deviations, rows, block, n, real, nthreads, "add")
+        q = _partials(deviations, rows, block, n, real, nthreads, square)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = real.type(_exact_sum(q) / (count - correction))
             if root:
@@ -1403,10 +1480,13 @@ var = _spread("var", False)
 std = _spread("std", True)
 
 
-def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[..., Any]:
+def _ext_strategy(
+    name: str, combine: Callable[[ndarray], Any], blocks: bool = True
+) -> Callable[..., Any]:
     """Strategy of the float16/complex32 ``sum``/``prod`` entries (``x,
     axis, keepdims``; they give the float64 or complex128 accumulator's
-    value): along a kept axis, or fixed blocks combined by ``combine``."""
+    value): along a kept axis, or fixed blocks combined by ``combine``
+    (``blocks`` False: one call over every element, as for ``prod``)."""
 
     def strategy(func: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
         if not isinstance(x, ndarray) or x.size == 0:
@@ -1422,7 +1502,7 @@ def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[...,
         if res is not NotImplemented:
             return res
         parts = _blocks(x, True)
-        if parts is None:
+        if parts is None or not blocks:
             return call(x)
         rows, block, count = parts
 
@@ -1440,7 +1520,7 @@ def _ext_strategy(name: str, combine: Callable[[ndarray], Any]) -> Callable[...,
 
 
 ext_sum = _ext_strategy("ext_sum", _exact_sum)
-ext_prod = _ext_strategy("ext_prod", _product)
+ext_prod = _ext_strategy("ext_prod", _product, blocks=False)  # see prod
 
 
 def pow_(func: Callable[..., Any], x1: Any, x2: Any, **kwargs: Any) -> Any:

@@ -90,6 +90,20 @@ def _give_back(raw: np.ndarray) -> None:
         _held += nbytes
 
 
+def _after_fork() -> None:
+    """In a forked child: a new lock and no free blocks.  The parent's lock
+    may have been copied held by a thread the child does not have (one that
+    was taking or giving back a block), and would then never be released."""
+    global _lock, _held
+    _lock = _thread.RLock()
+    _free.clear()
+    _held = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def empty(shape: tuple[int, ...], dtype: Any, order: str = "C") -> np.ndarray:
     """``numpy.empty(shape, dtype, order=order)``, from the pool when large."""
     dt = np.dtype(dtype)

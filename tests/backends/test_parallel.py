@@ -1034,3 +1034,212 @@ def test_quick_layouts_refused_alike(layout, keywords, error):
         assert plain.quick is None
         assert tuple(plain.layout) == ()
         assert tuple(plain.keywords) == ()
+
+
+# --- interrupts (KeyboardInterrupt, a signal handler's exception) --------------------
+# An interrupt reaches the main thread between two bytecodes.  These tests
+# raise it at the exact points where one used to hang the caller, leave
+# workers writing after the caller had it, or leave NumPy's error state
+# changed; the hang cases run in a subprocess with a time limit.
+def _in_subprocess(code: str, timeout: float = 60) -> str:
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(xp.__file__))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [root, os.path.join(root, "backends"), env.get("PYTHONPATH", "")]
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+# Parts that log when they start and end; a worker's part waits a little (so
+# that the caller waits for it), the caller's first part waits until a
+# worker has started one (so that there is something to wait for).
+_PARTS = """
+import threading, time
+from ocean_cpu import _parallel
+main = threading.get_ident()
+log = []
+started = threading.Event()
+def fn(i):
+    log.append(("start", i))
+    if threading.get_ident() == main:
+        started.wait(10)
+    else:
+        started.set()
+        time.sleep(0.05)
+    log.append(("end", i))
+def quiet_after_raise(raised):
+    n = len(log)
+    time.sleep(0.3)
+    assert len(log) == n, "a worker ran a part after run() raised"
+    starts = [i for what, i in log if what == "start"]
+    ends = [i for what, i in log if what == "end"]
+    assert sorted(starts) == sorted(ends), log
+    assert isinstance(raised, KeyboardInterrupt), raised
+"""
+
+
+def test_an_interrupt_just_after_the_wait_succeeded_does_not_hang():
+    # the interrupt lands once the caller has been woken (its token taken):
+    # the caller must not wait for a wake-up that already came
+    code = (
+        _PARTS
+        + """
+class Idle:
+    def __init__(self, q):
+        self.q = q
+        self.put = q.put
+    def get(self):
+        self.q.get()
+        raise KeyboardInterrupt
+class Job(_parallel._Job):
+    __slots__ = ()
+    def __init__(self, fn, n):
+        super().__init__(fn, n)
+        self.idle = Idle(self.idle)
+_parallel._Job = Job
+try:
+    _parallel._Pool().run(fn, 12, 2)
+    raised = None
+except BaseException as exc:
+    raised = exc
+quiet_after_raise(raised)
+print("ok")
+"""
+    )
+    assert _in_subprocess(code).strip() == "ok"
+
+
+@pytest.mark.parametrize("where", ["after_put", "in_part"])
+def test_after_an_interrupt_no_worker_touches_the_operands(where):
+    # the interrupt lands after the job went to the workers, before the
+    # caller took an item, or in the caller's own part: run() raises it
+    # only once the parts the workers started are over, and skips the rest
+    code = (
+        _PARTS
+        + f"""
+class Job(_parallel._Job):
+    __slots__ = ()
+    def work(self):  # (the old pool's workers ran work() too)
+        if {where!r} == "after_put" and threading.get_ident() == main:
+            started.wait(10)
+            raise KeyboardInterrupt
+        return super().work()
+def fn2(i):
+    fn(i)
+    if threading.get_ident() == main:
+        raise KeyboardInterrupt
+_parallel._Job = Job
+try:
+    _parallel._Pool().run(fn2, 40, 2)
+    raised = None
+except BaseException as exc:
+    raised = exc
+quiet_after_raise(raised)
+assert len([1 for what, _ in log if what == "start"]) < 40, "nothing was skipped"
+print("ok")
+"""
+    )
+    assert _in_subprocess(code).strip() == "ok"
+
+
+def test_a_pool_stays_usable_after_an_interrupt():
+    pool = _parallel._Pool()
+
+    def interrupted(i):
+        if threading.current_thread() is threading.main_thread():
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("needs the main thread")
+    with pytest.raises(KeyboardInterrupt):
+        pool.run(interrupted, 16, 3)
+    seen = []
+    pool.run(seen.append, 16, 3)
+    assert sorted(seen) == list(range(16))
+
+
+def test_an_interrupt_never_leaves_numpys_error_state_changed(monkeypatch):
+    # the interrupt lands while the parts run with the collecting handler
+    class Interrupted:
+        def run(self, fn, n, nthreads):
+            assert np.geterr()["divide"] == "call"  # the parts' own state
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(_parallel, "_pool", Interrupted())
+    handler = object.__new__(_parallel._Collect)  # any callable marks ours
+    with np.errstate(all="raise"):
+        policy, call = np.geterr(), np.geterrcall()
+        with pytest.raises(KeyboardInterrupt):
+            run(2, OPS["log"], np.zeros(500))
+        assert np.geterr() == policy
+        assert np.geterrcall() is call
+        assert np.geterrcall() is not handler
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            np.log(np.zeros(3))
+
+
+# --- reductions whose blocks would change the value -----------------------------------
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "float32"])
+def test_a_floating_product_is_numpys(dtype):
+    # a block's own product underflows (or overflows) where the whole
+    # product is representable: one NumPy call over every element
+    big, small = (1e200, 1e-200) if dtype != "float32" else (1e30, 1e-30)
+    a = np.ones(64 * 8, dtype)
+    a[0] = big
+    a[64] = a[65] = small
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], a, None, None, False), np.prod(a))
+    b = a[::-1].copy()
+    b[64 * 3] = b[64 * 3 + 1] = big
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], b, None, None, False), np.prod(b))
+
+
+def test_an_integer_product_wraps_as_numpys():
+    a = np.arange(1, 64 * 8 + 1, dtype=np.int64)
+    for n in COUNTS:
+        assert same(run(n, OPS["prod"], a, None, None, False), np.prod(a))
+
+
+def test_a_float16_product_is_one_call():
+    func = _parallel.unwrap(OPS["prod.float16"])
+    a = np.ones(64 * 8, np.float16)
+    a[:64] = 60000.0  # a block's float64 product overflows
+    a[64:200] = np.float16(2.0**-14)
+    want = func(a, None, False)
+    for n in COUNTS:
+        assert same(run(n, OPS["prod.float16"], a, None, False), want)
+
+
+# --- floating-point error messages of large reductions --------------------------------
+@pytest.mark.parametrize(
+    ("name", "values", "extra"),
+    [
+        ("sum", np.full(640, 3e38 / 320, np.float32), (None, None, False)),
+        ("mean", np.full(640, 3e38, np.float32), (None, False)),
+        ("var", np.resize(np.array([1e200, -1e200]), 640), (None, 0, False)),
+        ("std", np.resize(np.array([1e200, -1e200]), 640), (None, 0, False)),
+    ],
+)
+def test_errors_of_large_reductions_say_what_numpys_say(name, values, extra):
+    func = _parallel.unwrap(OPS[name])
+    with np.errstate(all="raise"):
+        with pytest.raises(FloatingPointError) as want:
+            func(values, *extra)
+        for n in COUNTS:
+            with pytest.raises(FloatingPointError) as got:
+                run(n, OPS[name], values, *extra)
+            assert str(got.value) == str(want.value)

@@ -167,3 +167,46 @@ def test_large_results_of_the_parallel_strategies_come_from_the_pool():
         r2 = x + 1.0  # the freed block again
         assert address(np.asarray(r2)) == where
         np.testing.assert_array_equal(np.asarray(r2), np.arange(200.0) + 1.0)
+
+
+def test_a_forked_child_takes_blocks_though_the_lock_was_held():
+    # another thread of the parent holds the pool's lock at the fork: the
+    # child has a new lock and no free blocks, and its first large result
+    # does not wait for a thread it does not have
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork")
+    code = """
+import os, threading
+import numpy as np
+from ocean_cpu import _pool
+_pool.empty((1 << 20,), np.float64)  # a block goes back to the pool
+held, release = threading.Event(), threading.Event()
+def holder():
+    with _pool._lock:
+        held.set()
+        release.wait()
+threading.Thread(target=holder, daemon=True).start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    import faulthandler
+    faulthandler.dump_traceback_later(20, exit=True)  # a hang: exit 1
+    ok = _pool.held() == 0
+    _pool.empty((1 << 20,), np.float64)
+    os._exit(0 if ok else 3)
+release.set()
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+    backends = os.path.join(os.path.dirname(os.path.dirname(xp.__file__)), "backends")
+    env_vars = dict(os.environ)
+    env_vars["PYTHONPATH"] = os.pathsep.join([backends, env_vars.get("PYTHONPATH", "")])
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore::DeprecationWarning", "-c", code],
+        env=env_vars,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout.strip() == "0"
