@@ -616,3 +616,92 @@ def test_var_and_std_over_axes_in_one_chunk_give_the_cpus_values(data_dependent)
     np.testing.assert_array_equal(got, values(xp.var(c, axis=1)))
     # an axis cut into several chunks keeps dask's algorithm (close, not equal)
     same(values(xp.var(on(a, (25, 5)), axis=0)), np.var(a, axis=0))
+
+
+# --- empty chunks (found by a differential fuzzer of cpu:0 against dask) ------------
+def _dropped(d, data, keep):
+    """``data[keep]`` with sizes made known: on dask, chunks of 2 rows, so a
+    pair of rows masked out leaves an empty chunk (chunks (2, 0, 1), ...)."""
+    x = xp.asarray(np.asarray(data), device=d)
+    k = xp.asarray(np.asarray(keep), device=d)
+    if d == DASK:
+        x, k = ocean_ext.rechunk(x, 2), ocean_ext.rechunk(k, 2)
+    with ocean_ext.known_sizes():
+        return x[k]
+
+
+_K1 = [True, True, False, False, True, False]  # (2, 0, 1)
+_K3 = [False, False, False, False, True, False]  # length 1, (0, 0, 1)
+_M = np.arange(12).reshape(6, 2)
+
+
+def _rev_write(d):
+    y = _dropped(d, np.arange(6), _K1)
+    y[::-1] = -1
+    return y
+
+
+def _int_write(d):
+    y = _dropped(d, np.arange(6), _K1)
+    y[xp.asarray([1], device=d)] = -5
+    return y
+
+
+_EMPTY_CHUNK_CASES = {
+    "reverse": lambda d: _dropped(d, np.arange(6), _K1)[::-1],
+    "step -2": lambda d: _dropped(d, np.arange(6), _K1)[::-2],
+    "flip": lambda d: xp.flip(_dropped(d, np.arange(6), _K1)),
+    "sort desc": lambda d: xp.sort(_dropped(d, np.arange(6), _K1), descending=True),
+    "argsort desc": lambda d: xp.argsort(
+        _dropped(d, np.arange(6), _K1), descending=True
+    ),
+    "reverse write": _rev_write,
+    "index write": _int_write,
+    "max": lambda d: xp.max(_dropped(d, _M, _K1)),
+    "argmax": lambda d: xp.argmax(_dropped(d, np.arange(6), _K1)),
+    "unique_inverse": lambda d: xp.unique_inverse(_dropped(d, _M, _K1))[1],
+    "reshape": lambda d: xp.reshape(_dropped(d, _M, _K1), (-1,)),
+    "broadcast length 1": lambda d: (
+        _dropped(d, np.arange(6), _K3) + xp.reshape(xp.arange(3, device=d), (3, 1))
+    ),
+    "matmul length 1": lambda d: (
+        _dropped(d, np.arange(6), _K3) @ xp.ones((1, 2), dtype=xp.int64, device=d)
+    ),
+    "gram length 1": lambda d: _dropped(d, _M, _K3).T @ _dropped(d, _M, _K3),
+    "take": lambda d: xp.take(
+        _dropped(d, _M, _K3), xp.asarray([0, 0], device=d), axis=0
+    ),
+    "count_nonzero": lambda d: xp.count_nonzero(_dropped(d, _M, _K3)),
+    "vecdot": lambda d: xp.vecdot(_dropped(d, _M, _K3), _dropped(d, _M, _K3)),
+    "where": lambda d: xp.where(
+        _dropped(d, np.arange(6), _K3) > 0, _dropped(d, np.arange(6), _K3), 0
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_EMPTY_CHUNK_CASES))
+def test_arrays_with_emptied_chunks_give_the_cpus_values(case):
+    # a mask that drops whole chunks, sizes then known (known_sizes(),
+    # persist()), gave chunks (2, 0, 1): dask's reversed slices of them were
+    # empty, a write through one was lost, a length-1 axis in chunks (0, 0, 1)
+    # broadcast chunk by chunk and matmul counted it once per chunk
+    f = _EMPTY_CHUNK_CASES[case]
+    same(values(f(DASK)), values(f(CPU)))
+
+
+def test_no_array_keeps_empty_chunks_among_others():
+    # from_dask, rechunk, persist and known_sizes() all drop them; an empty
+    # axis keeps one empty chunk; persisted chunks stay in memory
+    x = on(np.arange(3), ((1, 0, 0, 2),))
+    assert ocean_ext.to_dask(x).chunks == ((1, 2),)
+    same(values(x[::-1]), [2, 1, 0])
+    y = ocean_ext.rechunk(xp.arange(3, device=DASK), ((0, 1, 0, 2),))
+    assert ocean_ext.to_dask(y).chunks == ((1, 2),)
+    e = on(np.zeros((0, 3)), ((0, 0), (1, 0, 2)))
+    assert ocean_ext.to_dask(e).chunks == ((0,), (1, 2))
+    z = ocean_ext.rechunk(xp.arange(6, device=DASK), 2)
+    (p,) = ocean_ext.persist(z[(z < 2) | (z == 4)])
+    assert ocean_ext.to_dask(p).chunks == ((2, 1),)
+    assert repr(p).startswith("Array([0, 1, 4],")  # still in memory
+    same(values(p[::-1]), [4, 1, 0])
+
