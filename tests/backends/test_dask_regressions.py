@@ -705,3 +705,34 @@ def test_no_array_keeps_empty_chunks_among_others():
     assert repr(p).startswith("Array([0, 1, 4],")  # still in memory
     same(values(p[::-1]), [4, 1, 0])
 
+
+# --- exports never share the memory graphs read ------------------------------------
+_SOURCES = {
+    "computed": lambda: ocean_ext.compute(xp.arange(4.0, device=DASK))[0],
+    "persisted, one chunk": lambda: ocean_ext.persist(xp.arange(4.0, device=DASK))[0],
+    "persisted, chunks": lambda: ocean_ext.persist(
+        ocean_ext.rechunk(xp.arange(4.0, device=DASK), 2)
+    )[0],
+    "from NumPy": lambda: xp.asarray(np.arange(4.0), device=DASK),
+    "lazy": lambda: xp.arange(4.0, device=DASK),
+}
+_EXPORTS = {
+    "numpy.asarray": np.asarray,
+    "to_device": lambda c: np.asarray(c.to_device(CPU)),
+    "from_dlpack": np.from_dlpack,
+}
+
+
+@pytest.mark.parametrize("export", sorted(_EXPORTS))
+@pytest.mark.parametrize("source", sorted(_SOURCES))
+def test_a_write_into_an_export_reaches_no_other_array(source, export):
+    # numpy.asarray(c) of a computed array was the chunk its graph holds:
+    # a write into it changed asarray(c, copy=True), c * 2, c[[0, 1]] (lazy
+    # graphs reading that chunk) and c itself
+    c = _SOURCES[source]()
+    others = [c, xp.asarray(c, copy=True), c * 2, c[xp.asarray([0, 1], device=DASK)]]
+    before = [values(o).copy() for o in others]
+    out = _EXPORTS[export](c)
+    out[...] = 100.0
+    for o, b in zip(others, before, strict=True):
+        same(values(o), b)
