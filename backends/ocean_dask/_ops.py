@@ -110,16 +110,7 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
         if _sizes.KNOWN.get():  # ocean_ext.known_sizes(): sizes now
             res = _sizes.settle(res)
         if out is not None:
-            if _shape_of(res) != out.shape:
-                # Note: as NumPy's out=: an in-place operator cannot broadcast
-                # its target to a new shape.  (None, a data-dependent size,
-                # compares equal to None: the chunks then meet when the graph
-                # runs, where sizes that differ raise NumPy's ValueError.)
-                msg = (
-                    f"non-broadcastable output operand with shape "
-                    f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
-                )
-                raise ValueError(msg)
+            res = _fit_out(res, out)
             rebind(out, _sizes.keep(res.astype(out.arr.dtype, copy=False), res))
             return out
         return _out(res)
@@ -127,6 +118,50 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+def _fit_out(res: Any, out: LazyArray) -> Any:
+    """``res``, the result of an in-place operator into ``out``, checked to
+    have ``out``'s shape.
+
+    Note: as NumPy's ``out=``: an in-place operator cannot broadcast its
+    target to a new shape.  Where a size is data-dependent (None) on either
+    side the check runs with the graph (ValueError when the result is
+    computed): a target of data-dependent length 1 must not grow to the
+    other operand's length, and an operand of data-dependent length may meet
+    a target of known length (which keeps its known shape)."""
+    rs, os_ = _shape_of(res), out.shape
+    msg = (
+        f"non-broadcastable output operand with shape {out.shape} doesn't "
+        f"match the broadcast shape {rs}"
+    )
+    if len(rs) != len(os_) or any(
+        r is not None and o is not None and r != o for r, o in zip(rs, os_, strict=True)
+    ):
+        raise ValueError(msg)
+    known = [
+        a
+        for a, (r, o) in enumerate(zip(rs, os_, strict=True))
+        if r is None and o is not None
+    ]
+    if known:  # one chunk along each (as ``_sizes.align`` makes them), sized
+        if any(res.numblocks[a] != 1 for a in known):
+            res = _sizes.whole(res, known)
+        sizes = {a: os_[a] for a in known}
+
+        def fits(block: Any) -> Any:
+            if any(block.shape[a] != n for a, n in sizes.items()):
+                raise ValueError(msg)
+            return block
+
+        chunks = tuple((os_[a],) if a in sizes else c for a, c in enumerate(res.chunks))
+        res = res.map_blocks(fits, chunks=chunks, dtype=res.dtype, meta=res._meta)
+    target = out.arr
+    for a, o in enumerate(os_):
+        if o is None:
+            flag = _sizes.lengths_differ([(res, a), (target, a)])
+            res = _raise_if(res, flag, ValueError(msg))
+    return res
 
 
 # What dask (or arithmetic on its nan sizes) raises when an algorithm needs

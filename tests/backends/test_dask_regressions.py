@@ -736,3 +736,38 @@ def test_a_write_into_an_export_reaches_no_other_array(source, export):
     out[...] = 100.0
     for o, b in zip(others, before, strict=True):
         same(values(o), b)
+
+
+# --- in-place operators on data-dependent sizes ------------------------------------
+_IP_SHAPES = [(1,), (4,), (2,), (3, 2), (3, 1), (1, 2)]
+
+
+def _ip_outcome(device, t_shape, o_shape, mask_t, mask_o):
+    t = xp.asarray(np.arange(math.prod(t_shape)).reshape(t_shape) + 1, device=device)
+    o = xp.asarray(np.arange(math.prod(o_shape)).reshape(o_shape) + 2, device=device)
+    if mask_t:
+        t = t[t[(...,) + (0,) * (t.ndim - 1)] > 0]
+    if mask_o:
+        o = o[o[(...,) + (0,) * (o.ndim - 1)] > 0]
+    try:
+        t *= o
+        return values(t)
+    except ValueError:
+        return ValueError
+
+
+@pytest.mark.parametrize(
+    ("mask_t", "mask_o"), [(True, False), (False, True), (True, True)]
+)
+def test_in_place_operators_never_broadcast_their_target(mask_t, mask_o):
+    # a target of data-dependent length 1 silently grew to the operand's
+    # length (4); a known target with an operand of data-dependent length 1
+    # was refused: the shapes are checked when the graph runs
+    for t_shape, o_shape in itertools.product(_IP_SHAPES, repeat=2):
+        want = _ip_outcome(CPU, t_shape, o_shape, mask_t, mask_o)
+        got = _ip_outcome(DASK, t_shape, o_shape, mask_t, mask_o)
+        if want is ValueError:
+            assert got is ValueError, (t_shape, o_shape)
+        else:
+            assert got is not ValueError, (t_shape, o_shape)
+            same(got, want)
