@@ -346,7 +346,10 @@ def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     # Note: the length is NumPy's ceil((stop - start) / step) (dask's own
-    # arange can differ by one for float steps); element i is start + i * step.
+    # arange can differ by one for float steps).  Floating values are NumPy's
+    # (as on cpu:0): its fill stores start and start + step in the dtype,
+    # then element i is start + i * delta with delta their difference, in
+    # the dtype's arithmetic (float32 for float16); integers: start + i * step.
     with np.errstate(all="ignore"):
         n = int(max(math.ceil((stop - start) / step), 0))
     dtype = np.dtype(dtype)
@@ -355,7 +358,15 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 
     def block(i: Any) -> Any:
         if dtype.kind == "f":
-            return (start + i.astype(np.float64) * step).astype(dtype)
+            work = np.dtype(np.float32) if dtype.itemsize < 4 else dtype
+            first = dtype.type(start)
+            second = dtype.type(start + step)
+            s0, s1 = work.type(first), work.type(second)
+            with np.errstate(all="ignore"):
+                v = (s0 + i.astype(work) * (s1 - s0)).astype(dtype)
+            v[i == 0] = first
+            v[i == 1] = second
+            return v
         return (start + i * step).astype(dtype)
 
     return elemwise(block, _chunks.arange(0, n, dtype=np.int64), dtype=dtype)

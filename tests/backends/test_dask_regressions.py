@@ -771,3 +771,24 @@ def test_in_place_operators_never_broadcast_their_target(mask_t, mask_o):
         else:
             assert got is not ValueError, (t_shape, o_shape)
             same(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_arange_with_a_float_step_gives_the_cpus_values(dtype):
+    # dask computed start + i * step; NumPy (cpu:0) stores start and
+    # start + step in the dtype and adds multiples of their difference:
+    # arange(-1.5, 10.3, 0.1)[3] was -1.2 instead of -1.1999999999999997
+    import dask
+
+    dt = getattr(xp, dtype, None) or getattr(ocean_ext, dtype)
+    rng = np.random.default_rng(3)
+    with dask.config.set({"array.chunk-size": "64B"}):  # several chunks
+        for _ in range(40):
+            start = round(float(rng.uniform(-20, 20)), int(rng.integers(0, 3)))
+            step = round(float(rng.uniform(0.05, 3)), int(rng.integers(1, 3)))
+            step *= float(rng.choice([-1, 1]))
+            stop = start + step * int(rng.integers(1, 200)) + 0.3 * step
+            want = values(xp.arange(start, stop, step, dtype=dt, device=CPU))
+            got = values(xp.arange(start, stop, step, dtype=dt, device=DASK))
+            np.testing.assert_array_equal(got, want, err_msg=f"{start} {stop} {step}")
+    assert values(xp.arange(-1.5, 10.3, 0.1, device=DASK))[3] == -1.1999999999999997
