@@ -805,6 +805,10 @@ def _roll(x: Any, shift: Any, axis: Any) -> Any:
     if not _sizes.unknown(x):
         if 0 in x.shape:
             return x  # dask's roll fails on empty input (its reshape)
+        if isinstance(axis, tuple) and not isinstance(shift, tuple):
+            # Note: NumPy shifts every axis of a tuple by an int shift; dask
+            # wants one shift per axis
+            shift = (shift,) * len(axis)
         return da.roll(x, shift, axis=axis)
     # Note: dask's roll needs the lengths; along axes of data-dependent
     # length the chunk kernel rolls them whole (every axis for axis=None).

@@ -792,3 +792,17 @@ def test_arange_with_a_float_step_gives_the_cpus_values(dtype):
             got = values(xp.arange(start, stop, step, dtype=dt, device=DASK))
             np.testing.assert_array_equal(got, want, err_msg=f"{start} {stop} {step}")
     assert values(xp.arange(-1.5, 10.3, 0.1, device=DASK))[3] == -1.1999999999999997
+
+
+@pytest.mark.parametrize("axis", [(0, 1), (-1, -1), (1,), (1, 0, -1)])
+@pytest.mark.parametrize("shift", [1, -3, (2,) * 1])
+def test_roll_with_an_int_shift_and_a_tuple_of_axes(axis, shift):
+    # dask's roll wants one shift per axis: an int shift with a tuple of
+    # axes raised ValueError (NumPy shifts each axis by it)
+    if isinstance(shift, tuple) and len(shift) != len(axis):
+        shift = shift * len(axis)
+    a = np.arange(24).reshape(4, 6)
+    want = values(xp.roll(xp.asarray(a, device=CPU), shift, axis=axis))
+    for chunks in [(4, 6), (3, (2, 4))]:
+        same(values(xp.roll(on(a, chunks), shift, axis=axis)), want)
+        same(values(xp.roll(masked(a, chunks), shift, axis=axis)), want)
