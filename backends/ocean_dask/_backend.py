@@ -97,6 +97,26 @@ def compute(*natives: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _exported(native: LazyArray) -> Any:
+    """The values of handle ``native`` in memory of their own (NumPy, or CuPy
+    on its GPU), for export (``numpy.asarray``, DLPack, ``to_device``).
+
+    Note: graphs are values: a chunk in memory (computed values, persisted
+    or handed-over data) is read by every graph made from it, lazy "copies"
+    included, so the export must never be that memory, or a write into the
+    export would reach them all.  Computed values already known are copied;
+    a graph of one chunk computes to that chunk's task result, which may be
+    a chunk held in the graph (or a view of one): copied too.  Several
+    chunks are put together into a new array by dask: no copy."""
+    known = native.known()  # computed already: no run
+    if known is not None:
+        return known.copy()
+    value = compute(native)[0]
+    if math.prod(native.arr.numblocks) > 1:
+        return value
+    return value.copy()
+
+
 def persist(*natives: Any) -> tuple[LazyArray, ...]:
     """Handles over the persisted graphs of ``natives``: their chunks
     computed and kept in memory (by the threads here, or by the workers of
@@ -412,8 +432,7 @@ class DaskBackend:
         import numpy as np
 
         if native.__class__ is LazyArray:
-            known = native.known()
-            native = known if known is not None else compute(native)[0]
+            native = _exported(native)
         if native.__class__ is np.ndarray:
             return native  # NumPy chunks' values (or materialised already)
         return _cuda().to_host(native, stream=stream)  # a CuPy array: copied
@@ -519,7 +538,7 @@ class DaskBackend:
         no one else holds: ``copy=False`` is honoured trivially); CuPy chunks
         export the computed CuPy array through the CUDA backend."""
         if index:
-            value = compute(native)[0]
+            value = _exported(native)
             return _cuda().to_dlpack(
                 value,
                 index - 1,
@@ -527,7 +546,7 @@ class DaskBackend:
                 max_version=max_version,
                 copy=copy,
             )
-        host = compute(native)[0]
+        host = _exported(native)
         kwargs: dict[str, Any] = {}
         if max_version is not None:
             kwargs["max_version"] = max_version
@@ -542,8 +561,7 @@ class DaskBackend:
         """The array of a handle's values (runs the graph once): NumPy, or
         CuPy on the handle's GPU."""
         if native.__class__ is LazyArray:
-            known = native.known()  # computed already: no run
-            return known if known is not None else compute(native)[0]
+            return _exported(native)
         return native
 
     # --- dask collections ---------------------------------------------------

@@ -62,6 +62,22 @@ def meet(a: range, b: range) -> bool:
     return any(i in big for i in small)
 
 
+def _nonempty(arr: Any) -> Any:
+    """``arr`` (a dask array) without empty chunks next to others
+    (``_sizes.drop_empty``: dask gives wrong values on them), whatever made
+    it: the table, ``persist``, ``known_sizes()``, ``from_dask``,
+    ``rechunk``."""
+    chunks = getattr(arr, "chunks", None)
+    if chunks is None or not hasattr(arr, "dask"):
+        return arr
+    for dim in chunks:
+        if len(dim) > 1 and 0 in dim:
+            from ._sizes import drop_empty
+
+            return drop_empty(arr)
+    return arr
+
+
 class Flags:
     """``LazyArray.flags``: only ``writeable`` (``ocean_ext.set_readonly``).
 
@@ -106,7 +122,7 @@ class LazyArray:
     base = None  # never a view of another handle's memory (graphs are values)
 
     def __init__(self, arr: Any, gpu: int | None = None) -> None:
-        self._arr = arr
+        self._arr = _nonempty(arr)
         self.gpu = gpu
         self._flags: Flags | None = None
         # the computed values of ``value_of`` (a dask array), when known: a
@@ -133,13 +149,13 @@ class LazyArray:
             if src is not self._src:
                 from ._ops import derive
 
-                self._arr = derive(p, self.key)
+                self._arr = _nonempty(derive(p, self.key))
                 self._src = src
         return self._arr
 
     @arr.setter
     def arr(self, arr: Any) -> None:
-        self._arr = arr
+        self._arr = _nonempty(arr)
 
     def known(self) -> Any:
         """The values of this handle if they are in memory (computed), else

@@ -110,16 +110,7 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
         if _sizes.KNOWN.get():  # ocean_ext.known_sizes(): sizes now
             res = _sizes.settle(res)
         if out is not None:
-            if _shape_of(res) != out.shape:
-                # Note: as NumPy's out=: an in-place operator cannot broadcast
-                # its target to a new shape.  (None, a data-dependent size,
-                # compares equal to None: the chunks then meet when the graph
-                # runs, where sizes that differ raise NumPy's ValueError.)
-                msg = (
-                    f"non-broadcastable output operand with shape "
-                    f"{out.shape} doesn't match the broadcast shape {_shape_of(res)}"
-                )
-                raise ValueError(msg)
+            res = _fit_out(res, out)
             rebind(out, _sizes.keep(res.astype(out.arr.dtype, copy=False), res))
             return out
         return _out(res)
@@ -127,6 +118,50 @@ def _lift(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     entry.__name__ = entry.__qualname__ = f"dask_{name}"
     entry.__wrapped__ = func  # type: ignore[attr-defined]
     return entry
+
+
+def _fit_out(res: Any, out: LazyArray) -> Any:
+    """``res``, the result of an in-place operator into ``out``, checked to
+    have ``out``'s shape.
+
+    Note: as NumPy's ``out=``: an in-place operator cannot broadcast its
+    target to a new shape.  Where a size is data-dependent (None) on either
+    side the check runs with the graph (ValueError when the result is
+    computed): a target of data-dependent length 1 must not grow to the
+    other operand's length, and an operand of data-dependent length may meet
+    a target of known length (which keeps its known shape)."""
+    rs, os_ = _shape_of(res), out.shape
+    msg = (
+        f"non-broadcastable output operand with shape {out.shape} doesn't "
+        f"match the broadcast shape {rs}"
+    )
+    if len(rs) != len(os_) or any(
+        r is not None and o is not None and r != o for r, o in zip(rs, os_, strict=True)
+    ):
+        raise ValueError(msg)
+    known = [
+        a
+        for a, (r, o) in enumerate(zip(rs, os_, strict=True))
+        if r is None and o is not None
+    ]
+    if known:  # one chunk along each (as ``_sizes.align`` makes them), sized
+        if any(res.numblocks[a] != 1 for a in known):
+            res = _sizes.whole(res, known)
+        sizes = {a: os_[a] for a in known}
+
+        def fits(block: Any) -> Any:
+            if any(block.shape[a] != n for a, n in sizes.items()):
+                raise ValueError(msg)
+            return block
+
+        chunks = tuple((os_[a],) if a in sizes else c for a, c in enumerate(res.chunks))
+        res = res.map_blocks(fits, chunks=chunks, dtype=res.dtype, meta=res._meta)
+    target = out.arr
+    for a, o in enumerate(os_):
+        if o is None:
+            flag = _sizes.lengths_differ([(res, a), (target, a)])
+            res = _raise_if(res, flag, ValueError(msg))
+    return res
 
 
 # What dask (or arithmetic on its nan sizes) raises when an algorithm needs
@@ -311,7 +346,10 @@ def _full(index: int, shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
 
 def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     # Note: the length is NumPy's ceil((stop - start) / step) (dask's own
-    # arange can differ by one for float steps); element i is start + i * step.
+    # arange can differ by one for float steps).  Floating values are NumPy's
+    # (as on cpu:0): its fill stores start and start + step in the dtype,
+    # then element i is start + i * delta with delta their difference, in
+    # the dtype's arithmetic (float32 for float16); integers: start + i * step.
     with np.errstate(all="ignore"):
         n = int(max(math.ceil((stop - start) / step), 0))
     dtype = np.dtype(dtype)
@@ -320,7 +358,15 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 
     def block(i: Any) -> Any:
         if dtype.kind == "f":
-            return (start + i.astype(np.float64) * step).astype(dtype)
+            work = np.dtype(np.float32) if dtype.itemsize < 4 else dtype
+            first = dtype.type(start)
+            second = dtype.type(start + step)
+            s0, s1 = work.type(first), work.type(second)
+            with np.errstate(all="ignore"):
+                v = (s0 + i.astype(work) * (s1 - s0)).astype(dtype)
+            v[i == 0] = first
+            v[i == 1] = second
+            return v
         return (start + i * step).astype(dtype)
 
     return elemwise(block, _chunks.arange(0, n, dtype=np.int64), dtype=dtype)
@@ -759,6 +805,10 @@ def _roll(x: Any, shift: Any, axis: Any) -> Any:
     if not _sizes.unknown(x):
         if 0 in x.shape:
             return x  # dask's roll fails on empty input (its reshape)
+        if isinstance(axis, tuple) and not isinstance(shift, tuple):
+            # Note: NumPy shifts every axis of a tuple by an int shift; dask
+            # wants one shift per axis
+            shift = (shift,) * len(axis)
         return da.roll(x, shift, axis=axis)
     # Note: dask's roll needs the lengths; along axes of data-dependent
     # length the chunk kernel rolls them whole (every axis for axis=None).

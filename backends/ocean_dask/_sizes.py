@@ -37,6 +37,7 @@ from ._native import KNOWN
 
 __all__ = [
     "KNOWN",
+    "drop_empty",
     "gather",
     "offsets",
     "settle",
@@ -313,6 +314,57 @@ def with_sizes(*arrays: Any) -> list[Any]:
             x = arrays[i]
             out[i] = da.Array(x.dask, x.name, chunks, meta=x._meta)
     return out
+
+
+def _is_data(v: Any) -> bool:
+    """Whether a graph value is a chunk in memory (NumPy or CuPy array, or a
+    cluster's future of one), not a task."""
+    return (hasattr(v, "shape") and hasattr(v, "dtype")) or (
+        type(v).__name__ == "Future"
+    )
+
+
+def drop_empty(x: Any) -> Any:
+    """``x`` (a dask array) without its empty (0-length) chunks.
+
+    Note: dask mishandles arrays with empty chunks next to others: a
+    negative step slice of chunks ``(2, 0, 1)`` is empty, and a length-1 axis
+    in chunks ``(0, 0, 1)`` is broadcast chunk by chunk (a wrong shape) and
+    counted once per chunk by ``matmul``.  Every handle is made without them
+    (``LazyArray``): the remaining chunks keep their keys' values (one alias
+    per chunk, or the chunk itself where it is in memory, so persisted arrays
+    stay persisted); an axis of length 0 keeps one empty chunk.  Sizes that
+    are data-dependent (``nan``) are kept as they are."""
+    keep = []
+    for c in x.chunks:
+        k = [i for i, n in enumerate(c) if n != 0]
+        keep.append(k if k else [0])
+    name = f"ocean-nonempty-{tokenize(x.name, keep)}"
+    layer = x.dask.layers.get(x.name)
+    mapping = getattr(layer, "mapping", None)
+    dsk: dict[Any, Any] = {}
+    alias = False
+    for new, old in zip(
+        itertools.product(*(range(len(k)) for k in keep)),
+        itertools.product(*keep),
+        strict=True,
+    ):
+        key = (x.name, *old)
+        value = mapping.get(key) if isinstance(mapping, dict) else None
+        if value is not None and _is_data(value):
+            dsk[(name, *new)] = value
+        else:
+            dsk[(name, *new)] = key
+            alias = True
+    graph = HighLevelGraph.from_collections(
+        name, dsk, dependencies=[x] if alias else []
+    )
+    chunks = tuple(tuple(c[i] for i in k) for c, k in zip(x.chunks, keep, strict=True))
+    res = da.Array(graph, name, chunks, meta=x._meta)
+    parts = getattr(x, "_ocean_parts", None)
+    if parts is not None:
+        res._ocean_parts = parts
+    return res
 
 
 def settle(res: Any) -> Any:

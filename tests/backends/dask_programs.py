@@ -58,7 +58,10 @@ REFUSALS = {
     "view_write": "a view written back into a slice of data-dependent length",
 }
 
-CHUNKINGS = ("one", "unit", "uneven")
+# "empty": uneven chunks with empty (0-length) chunks among them, made as a
+# mask that drops whole chunks does under ocean_ext.known_sizes() (axis 0)
+# and as from_dask takes them (other axes); a length-1 axis is cut (0, 1)
+CHUNKINGS = ("one", "unit", "uneven", "empty")
 
 # steps that write into their first argument (the first result is that array)
 WRITES = ("setitem", "inplace", "view_write")
@@ -854,7 +857,40 @@ def _chunks(shape: tuple[int, ...], chunking: str, rng: np.random.Generator) -> 
         )
         edges = [0, *cuts, s]
         out.append(tuple(b - a for a, b in itertools.pairwise(edges)))
+    if chunking == "empty":
+        return tuple(_with_empty(c, rng) for c in out)
     return tuple(out)
+
+
+def _with_empty(sizes: tuple[int, ...], rng: np.random.Generator) -> tuple[int, ...]:
+    """``sizes`` with one or two empty chunks inserted (first, last, inside)."""
+    out = list(sizes)
+    for _ in range(int(rng.integers(1, 3))):
+        out.insert(int(rng.integers(0, len(out) + 1)), 0)
+    return tuple(out)
+
+
+def _through_dropped_rows(a: np.ndarray, chunks: Any) -> Any:
+    """``a`` on the dask device as the result of a mask that drops whole
+    chunks, sizes made known (``ocean_ext.known_sizes()``): each empty chunk
+    of ``chunks[0]`` is a chunk of one row there, masked out."""
+    import dask.array as da
+
+    rows, keep, sizes, start = [], [], [], 0
+    for n in chunks[0]:
+        if n:
+            rows.append(a[start : start + n])
+            keep.append(np.ones(n, dtype=bool))
+            start += n
+        else:
+            rows.append(np.zeros((1, *a.shape[1:]), dtype=a.dtype))
+            keep.append(np.zeros(1, dtype=bool))
+        sizes.append(max(n, 1))
+    padded = np.concatenate(rows)
+    x = ocean_ext.from_dask(da.from_array(padded, chunks=((*sizes,), *chunks[1:])))
+    k = ocean_ext.from_dask(da.from_array(np.concatenate(keep), chunks=(tuple(sizes),)))
+    with ocean_ext.known_sizes():
+        return x[k]
 
 
 def on_dask(a: np.ndarray, chunks: Any, masked: bool) -> Any:
@@ -863,8 +899,12 @@ def on_dask(a: np.ndarray, chunks: Any, masked: bool) -> Any:
     None, with the same chunks)."""
     import dask.array as da
 
-    d = da.from_array(a, chunks=chunks)
-    x = ocean_ext.from_dask(d)
+    if a.ndim and isinstance(chunks[0], tuple) and 0 in chunks[0] and a.shape[0]:
+        x = _through_dropped_rows(a, chunks)
+        d = ocean_ext.to_dask(x)
+    else:
+        d = da.from_array(a, chunks=chunks)
+        x = ocean_ext.from_dask(d)
     if masked and a.ndim:
         keep = xp.asarray(np.ones(a.shape[0], dtype=bool), device=DASK)
         if a.shape[0]:

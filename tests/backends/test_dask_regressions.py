@@ -616,3 +616,193 @@ def test_var_and_std_over_axes_in_one_chunk_give_the_cpus_values(data_dependent)
     np.testing.assert_array_equal(got, values(xp.var(c, axis=1)))
     # an axis cut into several chunks keeps dask's algorithm (close, not equal)
     same(values(xp.var(on(a, (25, 5)), axis=0)), np.var(a, axis=0))
+
+
+# --- empty chunks (found by a differential fuzzer of cpu:0 against dask) ------------
+def _dropped(d, data, keep):
+    """``data[keep]`` with sizes made known: on dask, chunks of 2 rows, so a
+    pair of rows masked out leaves an empty chunk (chunks (2, 0, 1), ...)."""
+    x = xp.asarray(np.asarray(data), device=d)
+    k = xp.asarray(np.asarray(keep), device=d)
+    if d == DASK:
+        x, k = ocean_ext.rechunk(x, 2), ocean_ext.rechunk(k, 2)
+    with ocean_ext.known_sizes():
+        return x[k]
+
+
+_K1 = [True, True, False, False, True, False]  # (2, 0, 1)
+_K3 = [False, False, False, False, True, False]  # length 1, (0, 0, 1)
+_M = np.arange(12).reshape(6, 2)
+
+
+def _rev_write(d):
+    y = _dropped(d, np.arange(6), _K1)
+    y[::-1] = -1
+    return y
+
+
+def _int_write(d):
+    y = _dropped(d, np.arange(6), _K1)
+    y[xp.asarray([1], device=d)] = -5
+    return y
+
+
+_EMPTY_CHUNK_CASES = {
+    "reverse": lambda d: _dropped(d, np.arange(6), _K1)[::-1],
+    "step -2": lambda d: _dropped(d, np.arange(6), _K1)[::-2],
+    "flip": lambda d: xp.flip(_dropped(d, np.arange(6), _K1)),
+    "sort desc": lambda d: xp.sort(_dropped(d, np.arange(6), _K1), descending=True),
+    "argsort desc": lambda d: xp.argsort(
+        _dropped(d, np.arange(6), _K1), descending=True
+    ),
+    "reverse write": _rev_write,
+    "index write": _int_write,
+    "max": lambda d: xp.max(_dropped(d, _M, _K1)),
+    "argmax": lambda d: xp.argmax(_dropped(d, np.arange(6), _K1)),
+    "unique_inverse": lambda d: xp.unique_inverse(_dropped(d, _M, _K1))[1],
+    "reshape": lambda d: xp.reshape(_dropped(d, _M, _K1), (-1,)),
+    "broadcast length 1": lambda d: (
+        _dropped(d, np.arange(6), _K3) + xp.reshape(xp.arange(3, device=d), (3, 1))
+    ),
+    "matmul length 1": lambda d: (
+        _dropped(d, np.arange(6), _K3) @ xp.ones((1, 2), dtype=xp.int64, device=d)
+    ),
+    "gram length 1": lambda d: _dropped(d, _M, _K3).T @ _dropped(d, _M, _K3),
+    "take": lambda d: xp.take(
+        _dropped(d, _M, _K3), xp.asarray([0, 0], device=d), axis=0
+    ),
+    "count_nonzero": lambda d: xp.count_nonzero(_dropped(d, _M, _K3)),
+    "vecdot": lambda d: xp.vecdot(_dropped(d, _M, _K3), _dropped(d, _M, _K3)),
+    "where": lambda d: xp.where(
+        _dropped(d, np.arange(6), _K3) > 0, _dropped(d, np.arange(6), _K3), 0
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_EMPTY_CHUNK_CASES))
+def test_arrays_with_emptied_chunks_give_the_cpus_values(case):
+    # a mask that drops whole chunks, sizes then known (known_sizes(),
+    # persist()), gave chunks (2, 0, 1): dask's reversed slices of them were
+    # empty, a write through one was lost, a length-1 axis in chunks (0, 0, 1)
+    # broadcast chunk by chunk and matmul counted it once per chunk
+    f = _EMPTY_CHUNK_CASES[case]
+    same(values(f(DASK)), values(f(CPU)))
+
+
+def test_no_array_keeps_empty_chunks_among_others():
+    # from_dask, rechunk, persist and known_sizes() all drop them; an empty
+    # axis keeps one empty chunk; persisted chunks stay in memory
+    x = on(np.arange(3), ((1, 0, 0, 2),))
+    assert ocean_ext.to_dask(x).chunks == ((1, 2),)
+    same(values(x[::-1]), [2, 1, 0])
+    y = ocean_ext.rechunk(xp.arange(3, device=DASK), ((0, 1, 0, 2),))
+    assert ocean_ext.to_dask(y).chunks == ((1, 2),)
+    e = on(np.zeros((0, 3)), ((0, 0), (1, 0, 2)))
+    assert ocean_ext.to_dask(e).chunks == ((0,), (1, 2))
+    z = ocean_ext.rechunk(xp.arange(6, device=DASK), 2)
+    (p,) = ocean_ext.persist(z[(z < 2) | (z == 4)])
+    assert ocean_ext.to_dask(p).chunks == ((2, 1),)
+    assert repr(p).startswith("Array([0, 1, 4],")  # still in memory
+    same(values(p[::-1]), [4, 1, 0])
+
+
+# --- exports never share the memory graphs read ------------------------------------
+_SOURCES = {
+    "computed": lambda: ocean_ext.compute(xp.arange(4.0, device=DASK))[0],
+    "persisted, one chunk": lambda: ocean_ext.persist(xp.arange(4.0, device=DASK))[0],
+    "persisted, chunks": lambda: ocean_ext.persist(
+        ocean_ext.rechunk(xp.arange(4.0, device=DASK), 2)
+    )[0],
+    "from NumPy": lambda: xp.asarray(np.arange(4.0), device=DASK),
+    "lazy": lambda: xp.arange(4.0, device=DASK),
+}
+_EXPORTS = {
+    "numpy.asarray": np.asarray,
+    "to_device": lambda c: np.asarray(c.to_device(CPU)),
+    "from_dlpack": np.from_dlpack,
+}
+
+
+@pytest.mark.parametrize("export", sorted(_EXPORTS))
+@pytest.mark.parametrize("source", sorted(_SOURCES))
+def test_a_write_into_an_export_reaches_no_other_array(source, export):
+    # numpy.asarray(c) of a computed array was the chunk its graph holds:
+    # a write into it changed asarray(c, copy=True), c * 2, c[[0, 1]] (lazy
+    # graphs reading that chunk) and c itself
+    c = _SOURCES[source]()
+    others = [c, xp.asarray(c, copy=True), c * 2, c[xp.asarray([0, 1], device=DASK)]]
+    before = [values(o).copy() for o in others]
+    out = _EXPORTS[export](c)
+    out[...] = 100.0
+    for o, b in zip(others, before, strict=True):
+        same(values(o), b)
+
+
+# --- in-place operators on data-dependent sizes ------------------------------------
+_IP_SHAPES = [(1,), (4,), (2,), (3, 2), (3, 1), (1, 2)]
+
+
+def _ip_outcome(device, t_shape, o_shape, mask_t, mask_o):
+    t = xp.asarray(np.arange(math.prod(t_shape)).reshape(t_shape) + 1, device=device)
+    o = xp.asarray(np.arange(math.prod(o_shape)).reshape(o_shape) + 2, device=device)
+    if mask_t:
+        t = t[t[(...,) + (0,) * (t.ndim - 1)] > 0]
+    if mask_o:
+        o = o[o[(...,) + (0,) * (o.ndim - 1)] > 0]
+    try:
+        t *= o
+        return values(t)
+    except ValueError:
+        return ValueError
+
+
+@pytest.mark.parametrize(
+    ("mask_t", "mask_o"), [(True, False), (False, True), (True, True)]
+)
+def test_in_place_operators_never_broadcast_their_target(mask_t, mask_o):
+    # a target of data-dependent length 1 silently grew to the operand's
+    # length (4); a known target with an operand of data-dependent length 1
+    # was refused: the shapes are checked when the graph runs
+    for t_shape, o_shape in itertools.product(_IP_SHAPES, repeat=2):
+        want = _ip_outcome(CPU, t_shape, o_shape, mask_t, mask_o)
+        got = _ip_outcome(DASK, t_shape, o_shape, mask_t, mask_o)
+        if want is ValueError:
+            assert got is ValueError, (t_shape, o_shape)
+        else:
+            assert got is not ValueError, (t_shape, o_shape)
+            same(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_arange_with_a_float_step_gives_the_cpus_values(dtype):
+    # dask computed start + i * step; NumPy (cpu:0) stores start and
+    # start + step in the dtype and adds multiples of their difference:
+    # arange(-1.5, 10.3, 0.1)[3] was -1.2 instead of -1.1999999999999997
+    import dask
+
+    dt = getattr(xp, dtype, None) or getattr(ocean_ext, dtype)
+    rng = np.random.default_rng(3)
+    with dask.config.set({"array.chunk-size": "64B"}):  # several chunks
+        for _ in range(40):
+            start = round(float(rng.uniform(-20, 20)), int(rng.integers(0, 3)))
+            step = round(float(rng.uniform(0.05, 3)), int(rng.integers(1, 3)))
+            step *= float(rng.choice([-1, 1]))
+            stop = start + step * int(rng.integers(1, 200)) + 0.3 * step
+            want = values(xp.arange(start, stop, step, dtype=dt, device=CPU))
+            got = values(xp.arange(start, stop, step, dtype=dt, device=DASK))
+            np.testing.assert_array_equal(got, want, err_msg=f"{start} {stop} {step}")
+    assert values(xp.arange(-1.5, 10.3, 0.1, device=DASK))[3] == -1.1999999999999997
+
+
+@pytest.mark.parametrize("axis", [(0, 1), (-1, -1), (1,), (1, 0, -1)])
+@pytest.mark.parametrize("shift", [1, -3, (2,) * 1])
+def test_roll_with_an_int_shift_and_a_tuple_of_axes(axis, shift):
+    # dask's roll wants one shift per axis: an int shift with a tuple of
+    # axes raised ValueError (NumPy shifts each axis by it)
+    if isinstance(shift, tuple) and len(shift) != len(axis):
+        shift = shift * len(axis)
+    a = np.arange(24).reshape(4, 6)
+    want = values(xp.roll(xp.asarray(a, device=CPU), shift, axis=axis))
+    for chunks in [(4, 6), (3, (2, 4))]:
+        same(values(xp.roll(on(a, chunks), shift, axis=axis)), want)
+        same(values(xp.roll(masked(a, chunks), shift, axis=axis)), want)
