@@ -1990,25 +1990,59 @@ def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
 
 def _take_along_unknown(x: Any, indices: Any, axis: int) -> Any:
     """``take_along_axis`` where sizes are data-dependent: the axis whole on
-    both sides, the other axes chunked alike (as arrays masked alike are),
-    the chunk kernel on each pair of chunks."""
+    both sides, the other axes paired chunk by chunk where ``x`` and
+    ``indices`` are cut alike (same known chunks, or masked alike) and made
+    whole in both otherwise, the chunk kernel on each pair of chunks.
+
+    Note: dask's blockwise pairs chunks by position; chunks cut otherwise
+    would pair the wrong elements (and claim the wrong shape).  Lengths that
+    do not broadcast raise the front end's ValueError when the graph runs.
+    """
     xw = _sizes.gather(x, axis)
     iw = _sizes.gather(indices, axis)
+    out_chunks = list(iw.chunks)
     for d in range(x.ndim):
-        if d != axis and xw.numblocks[d] != iw.numblocks[d]:
-            if _sizes.unknown_axis(xw, d) or _sizes.unknown_axis(iw, d):
-                msg = (
-                    "take_along_axis(): `x` and `indices` have data-dependent "
-                    "sizes (None) in different chunks, which the dask device "
-                    "cannot align lazily; compute them first (ocean_ext.compute)"
-                )
-                raise NotImplementedError(msg)
-            iw = iw.rechunk({d: xw.chunks[d]})
+        if d == axis:
+            continue
+        xu, iu = _sizes.unknown_axis(xw, d), _sizes.unknown_axis(iw, d)
+        if not xu and not iu:
+            if xw.chunks[d] == iw.chunks[d]:
+                continue
+            if xw.shape[d] == iw.shape[d]:
+                iw = iw.rechunk({d: xw.chunks[d]})
+                out_chunks[d] = xw.chunks[d]
+                continue
+        elif (
+            xu
+            and iu
+            and xw.numblocks[d] == iw.numblocks[d]
+            and _sizes.partition(xw, d) == _sizes.partition(iw, d)
+        ):
+            continue
+        xw = _sizes.whole(xw, [d])
+        iw = _sizes.whole(iw, [d])
+        (nx,), (ni,) = xw.chunks[d], iw.chunks[d]
+        if nx != nx or ni != ni:  # an unknown length, unless a known one > 1
+            known = [n for n in (nx, ni) if n == n and n != 1]
+            out_chunks[d] = (known[0] if known else math.nan,)
+        else:
+            out_chunks[d] = (max(nx, ni),)
     kernel = _chunks.kernels()["take_along_axis"]
+
+    def block(b: Any, i: Any) -> Any:
+        for d, (p, q) in enumerate(zip(b.shape, i.shape, strict=True)):
+            if p != q and p != 1 and q != 1 and d != axis:
+                msg = (
+                    f"take_along_axis(): shapes {b.shape} of x and {i.shape} of "
+                    f"indices do not broadcast outside axis {axis}"
+                )
+                raise ValueError(msg)
+        return kernel(b, i, axis)
+
     ind = tuple(range(x.ndim))
     x_ind = tuple(x.ndim if d == axis else d for d in ind)
-    return da.blockwise(
-        lambda b, i: kernel(b, i, axis),
+    res = da.blockwise(
+        block,
         ind,
         xw,
         x_ind,
@@ -2019,6 +2053,9 @@ def _take_along_unknown(x: Any, indices: Any, axis: int) -> Any:
         meta=x._meta,
         align_arrays=False,
     )
+    if res.chunks != tuple(out_chunks):
+        res = da.Array(res.dask, res.name, tuple(out_chunks), meta=res._meta)
+    return res
 
 
 # --- searching --------------------------------------------------------------

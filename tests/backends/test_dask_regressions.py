@@ -806,3 +806,40 @@ def test_roll_with_an_int_shift_and_a_tuple_of_axes(axis, shift):
     for chunks in [(4, 6), (3, (2, 4))]:
         same(values(xp.roll(on(a, chunks), shift, axis=axis)), want)
         same(values(xp.roll(masked(a, chunks), shift, axis=axis)), want)
+
+
+@pytest.mark.parametrize(
+    ("x_chunks", "i_chunks", "i_masked"),
+    [
+        (((1,), (1, 1, 3), (4, 1)), ((1,), (4, 1), (1, 4)), False),
+        (((1,), (5,), (2, 3)), ((1,), (5,), (3, 2)), True),
+        (((1,), (2, 3), (5,)), ((1,), (5,), (5,)), True),
+    ],
+)
+def test_take_along_a_data_dependent_axis_with_other_axes_cut_otherwise(
+    x_chunks, i_chunks, i_masked
+):
+    # the other axes' chunks were paired by position: shape (1, 5, 8), the
+    # last column repeated, where cpu:0 gives (1, 5, 5)
+    a = np.arange(25.0).reshape(1, 5, 5)
+    i = np.zeros((1, 5, 5), dtype=np.int64)
+    want = values(xp.take_along_axis(xp.asarray(a, device=CPU), xp.asarray(i), axis=0))
+    idx = masked(i, i_chunks) if i_masked else on(i, i_chunks)
+    got = xp.take_along_axis(masked(a, x_chunks), idx, axis=0)
+    same(values(got), want)
+
+
+def test_take_along_broadcasts_data_dependent_lengths_and_checks_them():
+    a = np.arange(10.0).reshape(5, 2)
+    for i in [np.zeros((1, 2), dtype=np.int64), np.ones((5, 1), dtype=np.int64)]:
+        want = values(
+            xp.take_along_axis(xp.asarray(a, device=CPU), xp.asarray(i), axis=1)
+        )
+        for ia in [masked(i, (1, 1)), on(i, i.shape)]:
+            same(values(xp.take_along_axis(masked(a, (2, 1)), ia, axis=1)), want)
+    # lengths that do not broadcast: the front end's ValueError, at compute
+    res = xp.take_along_axis(
+        masked(a, (2, 1)), masked(np.zeros((3, 2), "i8"), 2), axis=1
+    )
+    with pytest.raises(ValueError, match="do not broadcast"):
+        values(res)
