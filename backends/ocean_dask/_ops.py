@@ -2659,6 +2659,9 @@ def _identity_slab(local: Any, axis: int, initial: int) -> Any:
 def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
     parts = [p for p in (prepend, x, append) if p is not None]
     if len(parts) > 1:
+        # the other axes aligned as concat aligns them (dask would pair
+        # chunks of data-dependent size by position)
+        parts, _ = _join_aligned(parts, axis)
         unknown = any(_sizes.unknown(p) for p in parts)
         x = da.concatenate(parts, axis=axis, allow_unknown_chunksizes=unknown)
     if _sizes.unknown_axis(x, axis):

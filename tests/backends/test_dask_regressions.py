@@ -843,3 +843,19 @@ def test_take_along_broadcasts_data_dependent_lengths_and_checks_them():
     )
     with pytest.raises(ValueError, match="do not broadcast"):
         values(res)
+
+
+@pytest.mark.parametrize("n", [1, 4])
+@pytest.mark.parametrize("where", ["prepend", "append"])
+@pytest.mark.parametrize("width", [1, 0])
+def test_diff_joins_operands_masked_apart_as_concat_does(n, where, width):
+    # prepend/append masked by another mask were joined chunk by chunk by
+    # position: shape (1, 0) for (2, 0), wrong values, or a broken graph
+    a = np.arange(8.0).reshape(2, 4)
+    p = np.arange(2.0 * width).reshape(2, width)
+    want = values(
+        xp.diff(xp.asarray(a, device=CPU), axis=-1, n=n, **{where: xp.asarray(p)})
+    )
+    for ac, pc in [((1, 4), (2, 1)), ((1, (2, 2)), (2, 1)), ((2, 4), (1, 1))]:
+        got = xp.diff(masked(a, ac), axis=-1, n=n, **{where: masked(p, pc)})
+        same(values(got), want)
