@@ -286,6 +286,29 @@ def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
     )
 
 
+def _after(value: Any, checks: Sequence[Any]) -> Any:
+    """``value``, whose chunks wait for every chunk of the dask arrays
+    ``checks`` (index arrays checked when the graph runs): an empty result
+    still raises their IndexError, as NumPy checks indices it selects none
+    with.
+
+    Note: dask builds an empty selection without the index's chunks."""
+    if not checks:
+        return value
+
+    def touched(b: Any) -> Any:
+        return _chunks.module_of(b).zeros((1,) * b.ndim, dtype=bool)
+
+    flags = []
+    for c in checks:
+        one = tuple((1,) * n for n in c.numblocks)
+        flags.append(c.map_blocks(touched, chunks=one, dtype=bool).any())
+    flag = flags[0]
+    for f in flags[1:]:
+        flag = flag | f
+    return _raise_if(value, flag, AssertionError("unreachable"))
+
+
 def _full_like(x: Any, value: Any) -> Any:
     """``value`` (0-d) in the shape of ``x``, chunk by chunk: no size needed
     (``*_like`` of arrays of data-dependent size)."""
@@ -1101,7 +1124,11 @@ def _getitem(x: Any, key: Any) -> Any:
             # dask casts a complex meta array to the index's dtype on the way
             # (a ComplexWarning about its own empty meta, not about data)
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-            return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
+            keys = tuple(_wrap_negative(k, x, keys) for k in keys)
+            res = x[keys]
+        if 0 in res.shape:
+            res = _after(res, [k for k in keys if isinstance(k, _Array)])
+        return res
     if all(isinstance(k, slice) and k == slice(None) for k in keys):
         return x
     return x[tuple(keys)]
@@ -1469,6 +1496,8 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     with warnings.catch_warnings():  # as in _getitem: dask's meta cast
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         res = _rs(merged[_rs(flat, (-1,))], bshape + tuple(rest))
+    if 0 in res.shape:
+        res = _after(res, idx)
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
         nb = len(bshape)
@@ -1738,8 +1767,8 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     grid = _chunks.arange(0, n, dtype=np.int64)
     grid = _rs(grid, arr.shape).rechunk(arr.chunks)
     pos = _getitem(grid, keys)
-    if 0 in pos.shape:
-        return arr
+    if 0 in pos.shape or n == 0:
+        return _after(arr, [pos])  # nothing to write; indices still checked
     if not isinstance(value, _Array):
         value = _chunks.asarray(value) if _chunks.current() else da.asarray(value)
     value = _fit_value(value, pos.shape)

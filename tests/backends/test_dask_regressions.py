@@ -859,3 +859,37 @@ def test_diff_joins_operands_masked_apart_as_concat_does(n, where, width):
     for ac, pc in [((1, 4), (2, 1)), ((1, (2, 2)), (2, 1)), ((2, 4), (1, 1))]:
         got = xp.diff(masked(a, ac), axis=-1, n=n, **{where: masked(p, pc)})
         same(values(got), want)
+
+
+_EMPTY_SELECTIONS = [
+    ((0, 5), lambda i: (i(0), slice(None))),
+    ((3, 2), lambda i: (i([5]), slice(None, 0))),
+    ((7, 3), lambda i: (i([[7]]), slice(3, 1))),
+    ((7, 3), lambda i: (i([-8]), slice(3, 1))),
+    ((3, 2), lambda i: (slice(None, 0), i([2, 3]))),
+    ((2, 0, 3), lambda i: (i([1]), slice(None), i([3]))),
+    ((3, 2), lambda i: (i([1]), slice(None, 0))),  # in bounds: no error
+    ((3, 0), lambda i: (i([[2, -3]]),)),
+]
+
+
+@pytest.mark.parametrize(("shape", "key"), _EMPTY_SELECTIONS)
+@pytest.mark.parametrize("write", [False, True])
+def test_index_arrays_are_checked_when_they_select_nothing(shape, key, write):
+    # an out-of-bounds index array that selected no element was accepted
+    # (dask builds an empty selection without the index); cpu:0 raises
+    def run(device):
+        x = xp.zeros(shape, device=device)
+        k = key(lambda v: xp.asarray(v, device=device))
+        if write:
+            x[k] = 2.0
+            return values(x)
+        return values(x[k])
+
+    try:
+        want = run(CPU)
+    except IndexError:
+        with pytest.raises(IndexError, match="out of bounds"):
+            run(DASK)
+    else:
+        same(run(DASK), want)
