@@ -2347,6 +2347,55 @@ def _reduction(
     return entry
 
 
+def _prod(x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+    """dask's ``prod``; for complex results, partial products multiplied
+    together with no identity factor.
+
+    Note: dask's aggregation is a second ``prod`` over the partials, which
+    starts from 1: (1 + 0j) * (-inf + nanj) is nan + nanj, so the product of
+    one element [-inf + 28j] was nan + nanj where NumPy (and cpu:0) gives
+    -inf + nanj."""
+    from dask.array.reductions import reduction
+
+    if dtype is None:
+        dtype = np.ones((1,), dtype=x.dtype).prod().dtype
+    if np.dtype(dtype).kind != "c":
+        return da.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def chunk(b: Any, axis: Any, keepdims: bool) -> Any:
+        return b.prod(axis=axis, dtype=dtype, keepdims=keepdims)
+
+    return reduction(
+        x,
+        chunk,
+        _multiply_partials,
+        axis=axis,
+        keepdims=keepdims,
+        dtype=dtype,
+        concatenate=True,
+    )
+
+
+def _multiply_partials(b: Any, axis: Any, keepdims: bool) -> Any:
+    """The product of ``b`` along ``axis`` (an int or a tuple), one factor
+    after the other from the first: no identity factor (see ``_prod``)."""
+    axes = _axes(b.ndim, axis)
+    mod = _chunks.module_of(b)
+    lead = tuple(n for d, n in enumerate(b.shape) if d not in axes)
+    count = math.prod(b.shape[d] for d in axes)
+    moved = mod.moveaxis(b, axes, tuple(range(b.ndim - len(axes), b.ndim)))
+    flat = moved.reshape((*lead, count))
+    if count == 0:
+        res = mod.ones(lead, dtype=b.dtype)
+    else:
+        res = flat[..., 0].copy()
+        for i in range(1, count):
+            res = res * flat[..., i]
+    if keepdims:
+        res = res.reshape(tuple(1 if d in axes else n for d, n in enumerate(b.shape)))
+    return mod.asarray(res)
+
+
 def _extremum(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     def entry(x: Any, axis: Any, keepdims: bool) -> Any:
         if axis == ():
@@ -3415,7 +3464,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "argsort": _sort.argsort,
             # statistics
             "sum": _reduction(da.sum, True, "sum"),
-            "prod": _reduction(da.prod, True, "prod"),
+            "prod": _reduction(_prod, True, "prod"),
             "max": _extremum(da.max, "max"),
             "min": _extremum(da.min, "min"),
             "mean": _mean,

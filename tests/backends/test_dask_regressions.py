@@ -893,3 +893,28 @@ def test_index_arrays_are_checked_when_they_select_nothing(shape, key, write):
             run(DASK)
     else:
         same(run(DASK), want)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("chunks", [1, 2, 4])
+def test_complex_prod_multiplies_no_identity_into_the_partials(dtype, chunks):
+    # dask's aggregation multiplied the partial products again from 1:
+    # prod([-inf+28j]) was nan+nanj where cpu:0 gives -inf+nanj
+    dt = getattr(xp, dtype)
+    one = [complex(-math.inf, 28.0)]
+    want = values(xp.prod(xp.asarray(one, dtype=dt, device=CPU)))
+    same(values(xp.prod(xp.asarray(one, dtype=dt, device=DASK))), want)
+    a = np.asarray([[complex(-math.inf, 28.0)] * 3, [1.5 - 2j] * 3], dtype=dtype)
+    for axis in [0, 1, None, (0, 1)]:
+        for keepdims in [False, True]:
+            want = values(
+                xp.prod(xp.asarray(a, device=CPU), axis=axis, keepdims=keepdims)
+            )
+            got = xp.prod(on(a[:1], (1, chunks)), axis=axis, keepdims=keepdims)
+            want1 = values(
+                xp.prod(xp.asarray(a[:1], device=CPU), axis=axis, keepdims=keepdims)
+            )
+            if axis == 0:
+                same(values(got), want1)
+            got = xp.prod(on(a, (2, chunks)), axis=axis, keepdims=keepdims)
+            assert values(got).shape == want.shape
