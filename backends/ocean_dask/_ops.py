@@ -429,8 +429,20 @@ def _linspace(
     return elemwise(block, idx, dtype=dtype)
 
 
+def _clamped(offset: int, shape: tuple[int, ...]) -> int:
+    """A diagonal's ``offset`` moved into ``[-rows, cols]`` of a chunk's
+    matrices, as the front end does where the lengths are known (past
+    either end the diagonal is empty; NumPy takes a C int)."""
+    return max(-shape[-2], min(shape[-1], offset))
+
+
 def _tri(lower: bool) -> Callable[..., Any]:
     def tri(x: Any, k: int) -> Any:
+        if _sizes.unknown_axis(x, -2) or _sizes.unknown_axis(x, -1):
+            # the matrices whole in each chunk, the chunk kernel on each
+            kernel = _chunks.kernels()["tril" if lower else "triu"]
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            return xw.map_blocks(lambda b: kernel(b, k), dtype=x.dtype, meta=x._meta)
         m, n = x.shape[-2], x.shape[-1]
         rows = _chunks.arange(0, m, chunks=x.chunks[-2], dtype=np.int64)[:, None]
         cols = _chunks.arange(0, n, chunks=x.chunks[-1], dtype=np.int64)[None, :]
@@ -3033,10 +3045,38 @@ def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
         )
 
     def trace(x: Any, offset: int, dtype: Any) -> Any:
+        if _sizes.unknown(x):
+            # Note: dask's diagonal needs every length; the matrices whole
+            # in each chunk, the chunk kernel on each
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            sample = np.zeros((1, 1), dtype=x.dtype)
+            rt = np.asarray(_chunks.CPU_KERNELS["linalg.trace"](sample, 0, dtype)).dtype
+            return xw.map_blocks(
+                lambda b: c["linalg.trace"](b, _clamped(offset, b.shape), dtype),
+                drop_axis=[x.ndim - 2, x.ndim - 1],
+                dtype=rt,
+                meta=_sizes._meta(x, x.ndim - 2, rt),
+            )
         diag = da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
         return diag.sum(axis=-1, dtype=dtype)
 
     def diagonal(x: Any, offset: int) -> Any:
+        if _sizes.unknown(x):
+            # as in trace: the matrices whole, the chunk kernel on each
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            m, n = xw.chunks[-2][0], xw.chunks[-1][0]
+            if m != m or n != n:  # a data-dependent length: nan
+                size = math.nan
+            else:
+                size = max(0, min(m + min(offset, 0), n - max(offset, 0)))
+            chunks = (*xw.chunks[:-2], (size,))
+            return xw.map_blocks(
+                lambda b: c["linalg.diagonal"](b, _clamped(offset, b.shape)),
+                drop_axis=[x.ndim - 1],
+                chunks=chunks,
+                dtype=x.dtype,
+                meta=_sizes._meta(x, x.ndim - 1),
+            )
         return da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
     def cross(x1: Any, x2: Any, axis: int) -> Any:

@@ -918,3 +918,35 @@ def test_complex_prod_multiplies_no_identity_into_the_partials(dtype, chunks):
                 same(values(got), want1)
             got = xp.prod(on(a, (2, chunks)), axis=axis, keepdims=keepdims)
             assert values(got).shape == want.shape
+
+
+@pytest.mark.parametrize("offset", [-(10**18), -5, -3, -1, 0, 2, 3, 5, 10**18])
+@pytest.mark.parametrize("shape", [(4, 4), (2, 4, 3), (3, 2, 5)])
+def test_triangles_and_diagonals_of_data_dependent_shapes(offset, shape):
+    # the front end clamped k/offset with the shape, None there: TypeError
+    # (bad operand type for unary -); dask's diagonal then needed the lengths
+    a = np.arange(math.prod(shape)).reshape(shape).astype(np.int8)
+    cases = [
+        lambda v: xp.tril(v, k=offset),
+        lambda v: xp.triu(v, k=offset),
+        lambda v: xp.linalg.diagonal(v, offset=offset),
+        lambda v: xp.linalg.trace(v, offset=offset),
+        lambda v: xp.linalg.trace(v, offset=offset, dtype=xp.float32),
+    ]
+    for f in cases:
+        want = values(f(xp.asarray(a, device=CPU)))
+        for chunks in [shape, (1,) * len(shape)]:
+            same(values(f(masked(a, chunks))), want)
+
+
+def test_cross_of_data_dependent_shapes_checks_the_size_at_compute():
+    c = np.arange(12.0).reshape(4, 3)
+    want = values(
+        xp.linalg.cross(xp.asarray(c.T, device=CPU), xp.asarray(c.T), axis=-2)
+    )
+    same(
+        values(xp.linalg.cross(masked(c.T, (1, 2)), masked(c.T, (2, 4)), axis=-2)), want
+    )
+    m = np.arange(16.0).reshape(4, 4)
+    with pytest.raises(ValueError):
+        values(xp.linalg.cross(masked(m, 2)[:, :3], masked(m, 2)[:, :3], axis=-2))
