@@ -398,7 +398,9 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
     # Note: dask's eye fails for some non-square shapes; the diagonal is
     # where column - row == k, over chunks chosen for the 2-D shape.
-    rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
+    rc, cc = da.core.normalize_chunks(
+        _chunks_for((n, m)), (n, m), dtype=np.dtype(dtype)
+    )
     rows = _chunks.arange(0, n, chunks=(rc,), dtype=np.int64)[:, None]
     cols = _chunks.arange(0, m, chunks=(cc,), dtype=np.int64)[None, :]
     return (cols - rows == k).astype(dtype)
@@ -1903,7 +1905,10 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
                 f"broadcast to indexing result of shape {(n_sel, *a.shape[m.ndim :])}"
             )
             raise ValueError(msg)
-        out = a.copy()
+        # Note: a 0-d chunk of an elementwise result is a NumPy scalar, which
+        # takes no assignment: an array of its own
+        out = np.array(a) if isinstance(a, np.generic) else a.copy()
+        m = np.asarray(m) if isinstance(m, np.generic) else m
         out[m] = rows[0] if rows.shape[0] == 1 else rows[pos[m]]
         return out
 

@@ -950,3 +950,29 @@ def test_cross_of_data_dependent_shapes_checks_the_size_at_compute():
     m = np.arange(16.0).reshape(4, 4)
     with pytest.raises(ValueError):
         values(xp.linalg.cross(masked(m, 2)[:, :3], masked(m, 2)[:, :3], axis=-2))
+
+
+def test_mask_assignment_into_a_0d_elementwise_result():
+    # the 0-d chunk of an elementwise result is a NumPy scalar, which took
+    # no assignment at compute (TypeError)
+    def run(device):
+        w = xp.asarray(1, dtype=xp.int32, device=device) + 0
+        m = xp.asarray(True, device=device)
+        w[m] = w[m] + 1
+        return values(w)
+
+    same(run(DASK), run(CPU))
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda d: xp.eye(0, 2**30, device=d),
+        lambda d: xp.eye(2**30, 0, device=d),
+        lambda d: xp.unique_inverse(xp.zeros((0, 2**28), dtype=xp.bool, device=d))[1],
+        lambda d: xp.unique_all(xp.zeros((0, 2**28), dtype=xp.bool, device=d))[2],
+    ],
+)
+def test_empty_results_of_huge_shapes_take_no_auto_chunks(f):
+    # dask's auto chunks divide by zero for a 0 next to a large length
+    same(values(f(DASK)), values(f(CPU)))
