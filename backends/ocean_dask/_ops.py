@@ -398,9 +398,9 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
     # Note: dask's eye fails for some non-square shapes; the diagonal is
     # where column - row == k, over chunks chosen for the 2-D shape.
-    rc, cc = da.core.normalize_chunks(
-        _chunks_for((n, m)), (n, m), dtype=np.dtype(dtype)
-    )
+    if 0 in (n, m):  # nothing to compute (and no auto chunks, see _chunks_for)
+        return _zeros(index, (n, m), dtype)
+    rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
     rows = _chunks.arange(0, n, chunks=(rc,), dtype=np.int64)[:, None]
     cols = _chunks.arange(0, m, chunks=(cc,), dtype=np.int64)[None, :]
     return (cols - rows == k).astype(dtype)
