@@ -1214,9 +1214,7 @@ def _index_unknown(
     if not todo:
         return x, keys
     arrays = [i for i, k in enumerate(keys) if isinstance(k, _Array)]
-    if any(i in arrays for i in todo) and (
-        len(arrays) > 1 or keys[arrays[0]].ndim != 1
-    ):
+    if any(i in arrays for i in todo) and (len(arrays) > 1 or keys[arrays[0]].ndim > 1):
         # several (or n-d) index arrays: _advanced, with the indexed axes
         # whole; slices and integers of other unknown axes first
         todo = [i for i in todo if i not in arrays]
@@ -1230,7 +1228,9 @@ def _index_unknown(
             x = _sizes.slice_axis(x, axes[i], k)
             out[i] = slice(None)
         elif isinstance(k, _Array):
-            x = _take_unknown(x, k, axes[i])
+            # a 0-d index array as a 1-d one of one element, its axis
+            # dropped below (as an integer's)
+            x = _take_unknown(x, k[None] if k.ndim == 0 else k, axes[i])
             out[i] = slice(None)
     if arrays_key:  # integers index with the arrays (NumPy's 0-d arrays)
         return x, tuple(out)
@@ -1238,6 +1238,9 @@ def _index_unknown(
         k = keys[i]
         if not isinstance(k, (slice, _Array)):
             x = _sizes.take_int(x, axes[i], int(k))
+            del out[i]
+        elif isinstance(k, _Array) and k.ndim == 0:
+            x = x[(slice(None),) * axes[i] + (0,)]  # a known length, 1
             del out[i]
     return x, tuple(out)
 

@@ -976,3 +976,32 @@ def test_mask_assignment_into_a_0d_elementwise_result():
 def test_empty_results_of_huge_shapes_take_no_auto_chunks(f):
     # dask's auto chunks divide by zero for a 0 next to a large length
     same(values(f(DASK)), values(f(CPU)))
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda i: i(2),
+        lambda i: (i(-1), slice(None)),
+        lambda i: (None, i(3), ..., None),
+        lambda i: (slice(1, None), i(1)),
+        lambda i: (i(2), i(1)),
+        lambda i: i(7),  # out of bounds: IndexError at compute
+        lambda i: i(-6),
+    ],
+)
+def test_a_0d_index_array_on_a_data_dependent_axis(key):
+    # dask refused a 0-d index array there (NotImplementedError); it is a
+    # 1-d index of one element, its axis then dropped
+    a = np.arange(10).reshape(5, 2)
+
+    def run(device, x):
+        return values(x[key(lambda v: xp.asarray(v, device=device))])
+
+    try:
+        want = run(CPU, xp.asarray(a, device=CPU))
+    except IndexError:
+        with pytest.raises(IndexError, match="out of bounds"):
+            run(DASK, masked(a, (2, 2)))
+    else:
+        same(run(DASK, masked(a, (2, 2))), want)
