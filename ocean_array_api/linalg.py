@@ -216,7 +216,8 @@ def cross(x1: Array, x2: Array, /, *_positional: Any, axis: int = -1) -> Array:
         msg = f"{where}: operands must have at least one dimension, got shapes {s1} and {s2}"
         raise ValueError(msg)
     axis = _negative_axis(axis, n, where)
-    if s1[axis] != 3 or s2[axis] != 3:
+    # Note: a data-dependent length (None) is checked when the graph runs
+    if any(s[axis] is not None and s[axis] != 3 for s in (s1, s2)):
         msg = (
             f"{where}: axis {axis} must have size 3 in both arrays (it is not "
             f"broadcast), got shapes {s1} and {s2}"
@@ -264,7 +265,9 @@ def diagonal(x: Array, /, *_positional: Any, offset: int = 0) -> Array:
 def _clamp_offset(offset: int, shape: tuple[Any, ...]) -> int:
     """``offset`` moved into ``[-rows, cols]``: past either end the diagonal is
     empty, and a huge offset would overflow the backend's C long."""
-    rows, cols = shape[-2], shape[-1]
+    # a length that depends on the data (None, lazy backends) bounds nothing:
+    # the clamp then keeps the offset inside any int64 length
+    rows, cols = (2**62 if n is None else n for n in shape[-2:])
     return max(-rows, min(cols, offset))
 
 

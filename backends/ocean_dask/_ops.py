@@ -286,6 +286,29 @@ def _raise_if(value: Any, flag: Any, exc: BaseException) -> Any:
     )
 
 
+def _after(value: Any, checks: Sequence[Any]) -> Any:
+    """``value``, whose chunks wait for every chunk of the dask arrays
+    ``checks`` (index arrays checked when the graph runs): an empty result
+    still raises their IndexError, as NumPy checks indices it selects none
+    with.
+
+    Note: dask builds an empty selection without the index's chunks."""
+    if not checks:
+        return value
+
+    def touched(b: Any) -> Any:
+        return _chunks.module_of(b).zeros((1,) * b.ndim, dtype=bool)
+
+    flags = []
+    for c in checks:
+        one = tuple((1,) * n for n in c.numblocks)
+        flags.append(c.map_blocks(touched, chunks=one, dtype=bool).any())
+    flag = flags[0]
+    for f in flags[1:]:
+        flag = flag | f
+    return _raise_if(value, flag, AssertionError("unreachable"))
+
+
 def _full_like(x: Any, value: Any) -> Any:
     """``value`` (0-d) in the shape of ``x``, chunk by chunk: no size needed
     (``*_like`` of arrays of data-dependent size)."""
@@ -375,6 +398,8 @@ def _arange(index: int, start: Any, stop: Any, step: Any, dtype: Any) -> Any:
 def _eye(index: int, n: int, m: int, k: int, dtype: Any) -> Any:
     # Note: dask's eye fails for some non-square shapes; the diagonal is
     # where column - row == k, over chunks chosen for the 2-D shape.
+    if 0 in (n, m):  # nothing to compute (and no auto chunks, see _chunks_for)
+        return _zeros(index, (n, m), dtype)
     rc, cc = da.core.normalize_chunks("auto", (n, m), dtype=np.dtype(dtype))
     rows = _chunks.arange(0, n, chunks=(rc,), dtype=np.int64)[:, None]
     cols = _chunks.arange(0, m, chunks=(cc,), dtype=np.int64)[None, :]
@@ -406,8 +431,20 @@ def _linspace(
     return elemwise(block, idx, dtype=dtype)
 
 
+def _clamped(offset: int, shape: tuple[int, ...]) -> int:
+    """A diagonal's ``offset`` moved into ``[-rows, cols]`` of a chunk's
+    matrices, as the front end does where the lengths are known (past
+    either end the diagonal is empty; NumPy takes a C int)."""
+    return max(-shape[-2], min(shape[-1], offset))
+
+
 def _tri(lower: bool) -> Callable[..., Any]:
     def tri(x: Any, k: int) -> Any:
+        if _sizes.unknown_axis(x, -2) or _sizes.unknown_axis(x, -1):
+            # the matrices whole in each chunk, the chunk kernel on each
+            kernel = _chunks.kernels()["tril" if lower else "triu"]
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            return xw.map_blocks(lambda b: kernel(b, k), dtype=x.dtype, meta=x._meta)
         m, n = x.shape[-2], x.shape[-1]
         rows = _chunks.arange(0, m, chunks=x.chunks[-2], dtype=np.int64)[:, None]
         cols = _chunks.arange(0, n, chunks=x.chunks[-1], dtype=np.int64)[None, :]
@@ -1101,7 +1138,11 @@ def _getitem(x: Any, key: Any) -> Any:
             # dask casts a complex meta array to the index's dtype on the way
             # (a ComplexWarning about its own empty meta, not about data)
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-            return x[tuple(_wrap_negative(k, x, keys) for k in keys)]
+            keys = tuple(_wrap_negative(k, x, keys) for k in keys)
+            res = x[keys]
+        if 0 in res.shape:
+            res = _after(res, [k for k in keys if isinstance(k, _Array)])
+        return res
     if all(isinstance(k, slice) and k == slice(None) for k in keys):
         return x
     return x[tuple(keys)]
@@ -1173,9 +1214,7 @@ def _index_unknown(
     if not todo:
         return x, keys
     arrays = [i for i, k in enumerate(keys) if isinstance(k, _Array)]
-    if any(i in arrays for i in todo) and (
-        len(arrays) > 1 or keys[arrays[0]].ndim != 1
-    ):
+    if any(i in arrays for i in todo) and (len(arrays) > 1 or keys[arrays[0]].ndim > 1):
         # several (or n-d) index arrays: _advanced, with the indexed axes
         # whole; slices and integers of other unknown axes first
         todo = [i for i in todo if i not in arrays]
@@ -1189,7 +1228,9 @@ def _index_unknown(
             x = _sizes.slice_axis(x, axes[i], k)
             out[i] = slice(None)
         elif isinstance(k, _Array):
-            x = _take_unknown(x, k, axes[i])
+            # a 0-d index array as a 1-d one of one element, its axis
+            # dropped below (as an integer's)
+            x = _take_unknown(x, k[None] if k.ndim == 0 else k, axes[i])
             out[i] = slice(None)
     if arrays_key:  # integers index with the arrays (NumPy's 0-d arrays)
         return x, tuple(out)
@@ -1197,6 +1238,9 @@ def _index_unknown(
         k = keys[i]
         if not isinstance(k, (slice, _Array)):
             x = _sizes.take_int(x, axes[i], int(k))
+            del out[i]
+        elif isinstance(k, _Array) and k.ndim == 0:
+            x = x[(slice(None),) * axes[i] + (0,)]  # a known length, 1
             del out[i]
     return x, tuple(out)
 
@@ -1469,6 +1513,8 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     with warnings.catch_warnings():  # as in _getitem: dask's meta cast
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         res = _rs(merged[_rs(flat, (-1,))], bshape + tuple(rest))
+    if 0 in res.shape:
+        res = _after(res, idx)
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
         nb = len(bshape)
@@ -1738,8 +1784,8 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     grid = _chunks.arange(0, n, dtype=np.int64)
     grid = _rs(grid, arr.shape).rechunk(arr.chunks)
     pos = _getitem(grid, keys)
-    if 0 in pos.shape:
-        return arr
+    if 0 in pos.shape or n == 0:
+        return _after(arr, [pos])  # nothing to write; indices still checked
     if not isinstance(value, _Array):
         value = _chunks.asarray(value) if _chunks.current() else da.asarray(value)
     value = _fit_value(value, pos.shape)
@@ -1862,7 +1908,10 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
                 f"broadcast to indexing result of shape {(n_sel, *a.shape[m.ndim :])}"
             )
             raise ValueError(msg)
-        out = a.copy()
+        # Note: a 0-d chunk of an elementwise result is a NumPy scalar, which
+        # takes no assignment: an array of its own
+        out = np.array(a) if isinstance(a, np.generic) else a.copy()
+        m = np.asarray(m) if isinstance(m, np.generic) else m
         out[m] = rows[0] if rows.shape[0] == 1 else rows[pos[m]]
         return out
 
@@ -1990,25 +2039,59 @@ def _take_along_axis(x: Any, indices: Any, axis: int) -> Any:
 
 def _take_along_unknown(x: Any, indices: Any, axis: int) -> Any:
     """``take_along_axis`` where sizes are data-dependent: the axis whole on
-    both sides, the other axes chunked alike (as arrays masked alike are),
-    the chunk kernel on each pair of chunks."""
+    both sides, the other axes paired chunk by chunk where ``x`` and
+    ``indices`` are cut alike (same known chunks, or masked alike) and made
+    whole in both otherwise, the chunk kernel on each pair of chunks.
+
+    Note: dask's blockwise pairs chunks by position; chunks cut otherwise
+    would pair the wrong elements (and claim the wrong shape).  Lengths that
+    do not broadcast raise the front end's ValueError when the graph runs.
+    """
     xw = _sizes.gather(x, axis)
     iw = _sizes.gather(indices, axis)
+    out_chunks = list(iw.chunks)
     for d in range(x.ndim):
-        if d != axis and xw.numblocks[d] != iw.numblocks[d]:
-            if _sizes.unknown_axis(xw, d) or _sizes.unknown_axis(iw, d):
-                msg = (
-                    "take_along_axis(): `x` and `indices` have data-dependent "
-                    "sizes (None) in different chunks, which the dask device "
-                    "cannot align lazily; compute them first (ocean_ext.compute)"
-                )
-                raise NotImplementedError(msg)
-            iw = iw.rechunk({d: xw.chunks[d]})
+        if d == axis:
+            continue
+        xu, iu = _sizes.unknown_axis(xw, d), _sizes.unknown_axis(iw, d)
+        if not xu and not iu:
+            if xw.chunks[d] == iw.chunks[d]:
+                continue
+            if xw.shape[d] == iw.shape[d]:
+                iw = iw.rechunk({d: xw.chunks[d]})
+                out_chunks[d] = xw.chunks[d]
+                continue
+        elif (
+            xu
+            and iu
+            and xw.numblocks[d] == iw.numblocks[d]
+            and _sizes.partition(xw, d) == _sizes.partition(iw, d)
+        ):
+            continue
+        xw = _sizes.whole(xw, [d])
+        iw = _sizes.whole(iw, [d])
+        (nx,), (ni,) = xw.chunks[d], iw.chunks[d]
+        if nx != nx or ni != ni:  # an unknown length, unless a known one > 1
+            known = [n for n in (nx, ni) if n == n and n != 1]
+            out_chunks[d] = (known[0] if known else math.nan,)
+        else:
+            out_chunks[d] = (max(nx, ni),)
     kernel = _chunks.kernels()["take_along_axis"]
+
+    def block(b: Any, i: Any) -> Any:
+        for d, (p, q) in enumerate(zip(b.shape, i.shape, strict=True)):
+            if p != q and p != 1 and q != 1 and d != axis:
+                msg = (
+                    f"take_along_axis(): shapes {b.shape} of x and {i.shape} of "
+                    f"indices do not broadcast outside axis {axis}"
+                )
+                raise ValueError(msg)
+        return kernel(b, i, axis)
+
     ind = tuple(range(x.ndim))
     x_ind = tuple(x.ndim if d == axis else d for d in ind)
-    return da.blockwise(
-        lambda b, i: kernel(b, i, axis),
+    res = da.blockwise(
+        block,
         ind,
         xw,
         x_ind,
@@ -2019,6 +2102,9 @@ def _take_along_unknown(x: Any, indices: Any, axis: int) -> Any:
         meta=x._meta,
         align_arrays=False,
     )
+    if res.chunks != tuple(out_chunks):
+        res = da.Array(res.dask, res.name, tuple(out_chunks), meta=res._meta)
+    return res
 
 
 # --- searching --------------------------------------------------------------
@@ -2279,6 +2365,55 @@ def _reduction(
             return func(x, axis=axis, keepdims=keepdims)
 
     return entry
+
+
+def _prod(x: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+    """dask's ``prod``; for complex results, partial products multiplied
+    together with no identity factor.
+
+    Note: dask's aggregation is a second ``prod`` over the partials, which
+    starts from 1: (1 + 0j) * (-inf + nanj) is nan + nanj, so the product of
+    one element [-inf + 28j] was nan + nanj where NumPy (and cpu:0) gives
+    -inf + nanj."""
+    from dask.array.reductions import reduction
+
+    if dtype is None:
+        dtype = np.ones((1,), dtype=x.dtype).prod().dtype
+    if np.dtype(dtype).kind != "c":
+        return da.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def chunk(b: Any, axis: Any, keepdims: bool) -> Any:
+        return b.prod(axis=axis, dtype=dtype, keepdims=keepdims)
+
+    return reduction(
+        x,
+        chunk,
+        _multiply_partials,
+        axis=axis,
+        keepdims=keepdims,
+        dtype=dtype,
+        concatenate=True,
+    )
+
+
+def _multiply_partials(b: Any, axis: Any, keepdims: bool) -> Any:
+    """The product of ``b`` along ``axis`` (an int or a tuple), one factor
+    after the other from the first: no identity factor (see ``_prod``)."""
+    axes = _axes(b.ndim, axis)
+    mod = _chunks.module_of(b)
+    lead = tuple(n for d, n in enumerate(b.shape) if d not in axes)
+    count = math.prod(b.shape[d] for d in axes)
+    moved = mod.moveaxis(b, axes, tuple(range(b.ndim - len(axes), b.ndim)))
+    flat = moved.reshape((*lead, count))
+    if count == 0:
+        res = mod.ones(lead, dtype=b.dtype)
+    else:
+        res = flat[..., 0].copy()
+        for i in range(1, count):
+            res = res * flat[..., i]
+    if keepdims:
+        res = res.reshape(tuple(1 if d in axes else n for d, n in enumerate(b.shape)))
+    return mod.asarray(res)
 
 
 def _extremum(func: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -2622,6 +2757,9 @@ def _identity_slab(local: Any, axis: int, initial: int) -> Any:
 def _diff(x: Any, axis: int, n: int, prepend: Any, append: Any) -> Any:
     parts = [p for p in (prepend, x, append) if p is not None]
     if len(parts) > 1:
+        # the other axes aligned as concat aligns them (dask would pair
+        # chunks of data-dependent size by position)
+        parts, _ = _join_aligned(parts, axis)
         unknown = any(_sizes.unknown(p) for p in parts)
         x = da.concatenate(parts, axis=axis, allow_unknown_chunksizes=unknown)
     if _sizes.unknown_axis(x, axis):
@@ -2915,10 +3053,38 @@ def _linalg_ops(c: Any = None) -> dict[str, Callable[..., Any]]:
         )
 
     def trace(x: Any, offset: int, dtype: Any) -> Any:
+        if _sizes.unknown(x):
+            # Note: dask's diagonal needs every length; the matrices whole
+            # in each chunk, the chunk kernel on each
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            sample = np.zeros((1, 1), dtype=x.dtype)
+            rt = np.asarray(_chunks.CPU_KERNELS["linalg.trace"](sample, 0, dtype)).dtype
+            return xw.map_blocks(
+                lambda b: c["linalg.trace"](b, _clamped(offset, b.shape), dtype),
+                drop_axis=[x.ndim - 2, x.ndim - 1],
+                dtype=rt,
+                meta=_sizes._meta(x, x.ndim - 2, rt),
+            )
         diag = da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
         return diag.sum(axis=-1, dtype=dtype)
 
     def diagonal(x: Any, offset: int) -> Any:
+        if _sizes.unknown(x):
+            # as in trace: the matrices whole, the chunk kernel on each
+            xw = _sizes.whole(x, [x.ndim - 2, x.ndim - 1])
+            m, n = xw.chunks[-2][0], xw.chunks[-1][0]
+            if m != m or n != n:  # a data-dependent length: nan
+                size = math.nan
+            else:
+                size = max(0, min(m + min(offset, 0), n - max(offset, 0)))
+            chunks = (*xw.chunks[:-2], (size,))
+            return xw.map_blocks(
+                lambda b: c["linalg.diagonal"](b, _clamped(offset, b.shape)),
+                drop_axis=[x.ndim - 1],
+                chunks=chunks,
+                dtype=x.dtype,
+                meta=_sizes._meta(x, x.ndim - 1),
+            )
         return da.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
     def cross(x1: Any, x2: Any, axis: int) -> Any:
@@ -3346,7 +3512,7 @@ def build_ops(gpu: bool = False) -> dict[str, Callable[..., Any]]:
             "argsort": _sort.argsort,
             # statistics
             "sum": _reduction(da.sum, True, "sum"),
-            "prod": _reduction(da.prod, True, "prod"),
+            "prod": _reduction(_prod, True, "prod"),
             "max": _extremum(da.max, "max"),
             "min": _extremum(da.min, "min"),
             "mean": _mean,

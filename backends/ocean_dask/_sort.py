@@ -641,7 +641,8 @@ class _Groups:
 
     def inverse(self) -> Any:
         if self.n == 0:
-            return da.zeros(self.shape, dtype=_INDEX)
+            # Note: dask's auto chunks divide by zero for some empty shapes
+            return da.zeros(self.shape, dtype=_INDEX, chunks=self.shape)
         gid = da.cumsum(self.starts.astype(_INDEX)) - 1
         # scatter gid[k] to position perm[k]: sort the pairs by position
         _, back = sorted_along(self.perm, 0, payload=gid)

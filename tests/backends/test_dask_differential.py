@@ -45,7 +45,10 @@ def test_random_programs_agree_with_cpu(chunking, masked):
         # NumPy's warnings about the programs' own values (overflow, invalid
         # values, division by zero) on both devices
         warnings.simplefilter("ignore", RuntimeWarning)
-        for seed in range(SEED, SEED + PROGRAMS):
+        # "empty" chunks catch their classes in few programs (each program
+        # is replayed with empty chunks on every axis): a third of them
+        count = max(1, PROGRAMS // 3) if chunking == "empty" else PROGRAMS
+        for seed in range(SEED, SEED + count):
             program, outcomes = dp.generate(seed, STEPS)
             dp.replay(program, outcomes, chunking, masked, tally)
     assert tally.steps > 0

@@ -806,3 +806,202 @@ def test_roll_with_an_int_shift_and_a_tuple_of_axes(axis, shift):
     for chunks in [(4, 6), (3, (2, 4))]:
         same(values(xp.roll(on(a, chunks), shift, axis=axis)), want)
         same(values(xp.roll(masked(a, chunks), shift, axis=axis)), want)
+
+
+@pytest.mark.parametrize(
+    ("x_chunks", "i_chunks", "i_masked"),
+    [
+        (((1,), (1, 1, 3), (4, 1)), ((1,), (4, 1), (1, 4)), False),
+        (((1,), (5,), (2, 3)), ((1,), (5,), (3, 2)), True),
+        (((1,), (2, 3), (5,)), ((1,), (5,), (5,)), True),
+    ],
+)
+def test_take_along_a_data_dependent_axis_with_other_axes_cut_otherwise(
+    x_chunks, i_chunks, i_masked
+):
+    # the other axes' chunks were paired by position: shape (1, 5, 8), the
+    # last column repeated, where cpu:0 gives (1, 5, 5)
+    a = np.arange(25.0).reshape(1, 5, 5)
+    i = np.zeros((1, 5, 5), dtype=np.int64)
+    want = values(xp.take_along_axis(xp.asarray(a, device=CPU), xp.asarray(i), axis=0))
+    idx = masked(i, i_chunks) if i_masked else on(i, i_chunks)
+    got = xp.take_along_axis(masked(a, x_chunks), idx, axis=0)
+    same(values(got), want)
+
+
+def test_take_along_broadcasts_data_dependent_lengths_and_checks_them():
+    a = np.arange(10.0).reshape(5, 2)
+    for i in [np.zeros((1, 2), dtype=np.int64), np.ones((5, 1), dtype=np.int64)]:
+        want = values(
+            xp.take_along_axis(xp.asarray(a, device=CPU), xp.asarray(i), axis=1)
+        )
+        for ia in [masked(i, (1, 1)), on(i, i.shape)]:
+            same(values(xp.take_along_axis(masked(a, (2, 1)), ia, axis=1)), want)
+    # lengths that do not broadcast: the front end's ValueError, at compute
+    res = xp.take_along_axis(
+        masked(a, (2, 1)), masked(np.zeros((3, 2), "i8"), 2), axis=1
+    )
+    with pytest.raises(ValueError, match="do not broadcast"):
+        values(res)
+
+
+@pytest.mark.parametrize("n", [1, 4])
+@pytest.mark.parametrize("where", ["prepend", "append"])
+@pytest.mark.parametrize("width", [1, 0])
+def test_diff_joins_operands_masked_apart_as_concat_does(n, where, width):
+    # prepend/append masked by another mask were joined chunk by chunk by
+    # position: shape (1, 0) for (2, 0), wrong values, or a broken graph
+    a = np.arange(8.0).reshape(2, 4)
+    p = np.arange(2.0 * width).reshape(2, width)
+    want = values(
+        xp.diff(xp.asarray(a, device=CPU), axis=-1, n=n, **{where: xp.asarray(p)})
+    )
+    for ac, pc in [((1, 4), (2, 1)), ((1, (2, 2)), (2, 1)), ((2, 4), (1, 1))]:
+        got = xp.diff(masked(a, ac), axis=-1, n=n, **{where: masked(p, pc)})
+        same(values(got), want)
+
+
+_EMPTY_SELECTIONS = [
+    ((0, 5), lambda i: (i(0), slice(None))),
+    ((3, 2), lambda i: (i([5]), slice(None, 0))),
+    ((7, 3), lambda i: (i([[7]]), slice(3, 1))),
+    ((7, 3), lambda i: (i([-8]), slice(3, 1))),
+    ((3, 2), lambda i: (slice(None, 0), i([2, 3]))),
+    ((2, 0, 3), lambda i: (i([1]), slice(None), i([3]))),
+    ((3, 2), lambda i: (i([1]), slice(None, 0))),  # in bounds: no error
+    ((3, 0), lambda i: (i([[2, -3]]),)),
+]
+
+
+@pytest.mark.parametrize(("shape", "key"), _EMPTY_SELECTIONS)
+@pytest.mark.parametrize("write", [False, True])
+def test_index_arrays_are_checked_when_they_select_nothing(shape, key, write):
+    # an out-of-bounds index array that selected no element was accepted
+    # (dask builds an empty selection without the index); cpu:0 raises
+    def run(device):
+        x = xp.zeros(shape, device=device)
+        k = key(lambda v: xp.asarray(v, device=device))
+        if write:
+            x[k] = 2.0
+            return values(x)
+        return values(x[k])
+
+    try:
+        want = run(CPU)
+    except IndexError:
+        with pytest.raises(IndexError, match="out of bounds"):
+            run(DASK)
+    else:
+        same(run(DASK), want)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("chunks", [1, 2, 4])
+def test_complex_prod_multiplies_no_identity_into_the_partials(dtype, chunks):
+    # dask's aggregation multiplied the partial products again from 1:
+    # prod([-inf+28j]) was nan+nanj where cpu:0 gives -inf+nanj
+    dt = getattr(xp, dtype)
+    one = [complex(-math.inf, 28.0)]
+    want = values(xp.prod(xp.asarray(one, dtype=dt, device=CPU)))
+    same(values(xp.prod(xp.asarray(one, dtype=dt, device=DASK))), want)
+    a = np.asarray([[complex(-math.inf, 28.0)] * 3, [1.5 - 2j] * 3], dtype=dtype)
+    for axis in [0, 1, None, (0, 1)]:
+        for keepdims in [False, True]:
+            want = values(
+                xp.prod(xp.asarray(a, device=CPU), axis=axis, keepdims=keepdims)
+            )
+            got = xp.prod(on(a[:1], (1, chunks)), axis=axis, keepdims=keepdims)
+            want1 = values(
+                xp.prod(xp.asarray(a[:1], device=CPU), axis=axis, keepdims=keepdims)
+            )
+            if axis == 0:
+                same(values(got), want1)
+            got = xp.prod(on(a, (2, chunks)), axis=axis, keepdims=keepdims)
+            assert values(got).shape == want.shape
+
+
+@pytest.mark.parametrize("offset", [-(10**18), -5, -3, -1, 0, 2, 3, 5, 10**18])
+@pytest.mark.parametrize("shape", [(4, 4), (2, 4, 3), (3, 2, 5)])
+def test_triangles_and_diagonals_of_data_dependent_shapes(offset, shape):
+    # the front end clamped k/offset with the shape, None there: TypeError
+    # (bad operand type for unary -); dask's diagonal then needed the lengths
+    a = np.arange(math.prod(shape)).reshape(shape).astype(np.int8)
+    cases = [
+        lambda v: xp.tril(v, k=offset),
+        lambda v: xp.triu(v, k=offset),
+        lambda v: xp.linalg.diagonal(v, offset=offset),
+        lambda v: xp.linalg.trace(v, offset=offset),
+        lambda v: xp.linalg.trace(v, offset=offset, dtype=xp.float32),
+    ]
+    for f in cases:
+        want = values(f(xp.asarray(a, device=CPU)))
+        for chunks in [shape, (1,) * len(shape)]:
+            same(values(f(masked(a, chunks))), want)
+
+
+def test_cross_of_data_dependent_shapes_checks_the_size_at_compute():
+    c = np.arange(12.0).reshape(4, 3)
+    want = values(
+        xp.linalg.cross(xp.asarray(c.T, device=CPU), xp.asarray(c.T), axis=-2)
+    )
+    same(
+        values(xp.linalg.cross(masked(c.T, (1, 2)), masked(c.T, (2, 4)), axis=-2)), want
+    )
+    m = np.arange(16.0).reshape(4, 4)
+    with pytest.raises(ValueError):
+        values(xp.linalg.cross(masked(m, 2)[:, :3], masked(m, 2)[:, :3], axis=-2))
+
+
+def test_mask_assignment_into_a_0d_elementwise_result():
+    # the 0-d chunk of an elementwise result is a NumPy scalar, which took
+    # no assignment at compute (TypeError)
+    def run(device):
+        w = xp.asarray(1, dtype=xp.int32, device=device) + 0
+        m = xp.asarray(True, device=device)
+        w[m] = w[m] + 1
+        return values(w)
+
+    same(run(DASK), run(CPU))
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda d: xp.eye(0, 2**30, device=d),
+        lambda d: xp.eye(2**30, 0, device=d),
+        lambda d: xp.unique_inverse(xp.zeros((0, 2**28), dtype=xp.bool, device=d))[1],
+        lambda d: xp.unique_all(xp.zeros((0, 2**28), dtype=xp.bool, device=d))[2],
+    ],
+)
+def test_empty_results_of_huge_shapes_take_no_auto_chunks(f):
+    # dask's auto chunks divide by zero for a 0 next to a large length
+    same(values(f(DASK)), values(f(CPU)))
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda i: i(2),
+        lambda i: (i(-1), slice(None)),
+        lambda i: (None, i(3), ..., None),
+        lambda i: (slice(1, None), i(1)),
+        lambda i: (i(2), i(1)),
+        lambda i: i(7),  # out of bounds: IndexError at compute
+        lambda i: i(-6),
+    ],
+)
+def test_a_0d_index_array_on_a_data_dependent_axis(key):
+    # dask refused a 0-d index array there (NotImplementedError); it is a
+    # 1-d index of one element, its axis then dropped
+    a = np.arange(10).reshape(5, 2)
+
+    def run(device, x):
+        return values(x[key(lambda v: xp.asarray(v, device=device))])
+
+    try:
+        want = run(CPU, xp.asarray(a, device=CPU))
+    except IndexError:
+        with pytest.raises(IndexError, match="out of bounds"):
+            run(DASK, masked(a, (2, 2)))
+    else:
+        same(run(DASK, masked(a, (2, 2))), want)
