@@ -133,3 +133,28 @@ def test_the_third_set_has_one_mutant_per_input_class():
 )
 def test_the_third_set_is_caught_quickly(name):
     _check(name, quick=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("sqrt_complex_nan_collapse", "2025.12"),
+        ("sqrt_one_ulp_high", "2025.12"),
+        ("multiply_one_ulp_high", "2025.12"),
+    ],
+)
+def test_the_audits_missed_bugs_are_caught(name, version):
+    from conformance.runner import Options, run_entries
+
+    m = MUTANTS[name]
+    records = run_entries(
+        [m.only],
+        Options(
+            f"tests.conformance.mutants.{name}",
+            version=version,
+            quick=True,
+            database=None,
+        ),
+    )
+    bad = [r for r in records if r.verdict in ("deviates", "crashes")]
+    assert {r.kind for r in bad} & set(m.kinds), [(r.feature, r.kind) for r in bad]

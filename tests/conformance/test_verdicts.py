@@ -462,3 +462,60 @@ def test_an_unknown_dimension_reported_as_none_is_checked_once_computed():
         for f in check_array(np.arange(5, 10), nan_sized, da, None, CheckOptions())
     ]
     assert "shape" in kinds
+
+
+@pytest.mark.parametrize(
+    ("variant", "names", "version"),
+    [
+        # "x1: Should have an integer data type"
+        ("isin_integers_only", ["isin"], "2025.12"),
+        # accuracy.md: exp and sin are not precisely defined
+        ("approximate_sin_exp", ["sin", "exp"], "2025.12"),
+        # mixed-kind promotion is unspecified
+        ("can_cast_mixed_kinds", ["can_cast"], "2025.12"),
+    ],
+)
+def test_audit_allowed_variants_are_no_deviation(variant, names, version):
+    records = run_entries(
+        names,
+        Options(
+            f"tests.conformance.mutants.{variant}",
+            version=version,
+            quick=True,
+            database=None,
+        ),
+    )
+    assert not _bad(records), [(r.name, r.feature, r.message) for r in _bad(records)]
+    if variant in ("isin_integers_only", "approximate_sin_exp"):
+        kinds = {r.kind for r in records if r.verdict == "advisory"}
+        assert kinds & {"crash", "accuracy"}, kinds
+
+
+def test_complex_nan_parts_are_compared_part_by_part():
+    from conformance.checks import values_close
+
+    inf, nan = np.inf, np.nan
+    # sqrt(+inf + NaN j) must be +inf + NaN j: NaN + NaN j is wrong
+    assert not values_close(
+        np.array([complex(inf, nan)]), np.array([complex(nan, nan)]), "complex128"
+    )[0]
+    assert not values_close(
+        np.array([complex(inf, nan)]), np.array([complex(nan, 5.0)]), "complex128"
+    )[0]
+    # "NaN ± infinity j (sign of the imaginary component is unspecified)"
+    assert values_close(
+        np.array([complex(nan, inf)]), np.array([complex(nan, -inf)]), "complex128"
+    )[0]
+    assert values_close(
+        np.array([complex(nan, nan)]), np.array([complex(nan, nan)]), "complex128"
+    )[0]
+
+
+def test_correct_rounding_is_zero_ulp_for_real_dtypes_only():
+    from conformance.checks import values_close
+
+    cr = ("ulp", 0, 2)
+    one = np.array([1.0])
+    assert not values_close(one, np.nextafter(one, 2), "float64", cr)[0]
+    z = np.array([1 + 1j])
+    assert values_close(z, z + np.spacing(1.0), "complex128", cr)[0]

@@ -1,0 +1,165 @@
+"""Mutants and variants from an outside audit of the tool's verdicts.
+
+Variants (:data:`tests.conformance.mutants.VARIANTS`) depart from
+array-api-strict only as the standard allows and must show no deviation;
+mutants (:data:`AUDIT_SET`) break a MUST the tool used to miss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import VARIANTS, Mutant, _mutant, _wrap
+
+AUDIT_SET: list[str] = []
+
+
+def _variant(name, only, description):
+    def deco(fn):
+        VARIANTS[name] = Mutant(name, description, only, (), fn, category="allowed")
+        return fn
+
+    return deco
+
+
+def _audit(name, only, kinds, description, category):
+    AUDIT_SET.append(name)
+    return _mutant(name, only, kinds, description, category=category)
+
+
+def _ulps_up(xp, out, n, where):
+    """``out`` with the elements ``where(a)`` selects moved ``n`` ULP up."""
+    a = np.asarray(out._array)
+    b = a.copy()
+    for _ in range(n):
+        b = np.nextafter(b, np.inf).astype(a.dtype)
+    return xp.asarray(np.where(where(a), b, a), device=out.device)
+
+
+# --- allowed ---------------------------------------------------------------------
+
+
+@_variant(
+    "isin_integers_only",
+    "isin",
+    "isin() raises TypeError for floating inputs ('x1: Should have an integer"
+    " data type')",
+)
+def _(m, xp):
+    @_wrap(xp.isin)
+    def isin(x1, x2, /, *, invert=False):
+        for x in (x1, x2):
+            if isinstance(x, float) or (
+                hasattr(x, "dtype") and not xp.isdtype(x.dtype, "integral")
+            ):
+                msg = "isin() needs integer inputs"
+                raise TypeError(msg)
+        if not hasattr(x1, "dtype"):  # a Python int
+            x1 = xp.asarray(x1, dtype=x2.dtype, device=x2.device)
+        if not hasattr(x2, "dtype"):
+            x2 = xp.asarray(x2, dtype=x1.dtype, device=x1.device)
+        out = xp.isin(x1, x2)  # (array-api-strict ignores invert)
+        return xp.logical_not(out) if invert else out
+
+    return {"isin": isin}
+
+
+@_variant(
+    "approximate_sin_exp",
+    "sin",
+    "sin() 6 ULP and exp() 50 ULP off at non-special inputs (the standard does"
+    " not precisely define their accuracy)",
+)
+def _(m, xp):
+    def off(base, n):
+        @_wrap(base)
+        def fn(x, /):
+            out = base(x)
+            if not xp.isdtype(out.dtype, "real floating"):
+                return out
+            return _ulps_up(
+                xp, out, n, lambda a: np.isfinite(a) & (a != 0) & (np.abs(a) != 1)
+            )
+
+        return fn
+
+    return {"sin": off(xp.sin, 6), "exp": off(xp.exp, 50)}
+
+
+@_variant(
+    "can_cast_mixed_kinds",
+    "can_cast",
+    "can_cast() says True from bool to integers and from integers to floats"
+    " (mixed-kind promotion is unspecified)",
+)
+def _(m, xp):
+    @_wrap(xp.can_cast)
+    def can_cast(from_, to, /):
+        f = from_.dtype if hasattr(from_, "dtype") else from_
+        if f == xp.bool and xp.isdtype(to, "numeric"):
+            return True
+        if xp.isdtype(f, "integral") and xp.isdtype(to, "real floating"):
+            return True
+        return xp.can_cast(from_, to)
+
+    return {"can_cast": can_cast}
+
+
+# --- bugs --------------------------------------------------------------------------
+
+
+@_audit(
+    "sqrt_complex_nan_collapse",
+    "sqrt",
+    ["special-case"],
+    "complex sqrt() turns every result with a NaN part into NaN + NaN j"
+    " (sqrt(+inf + NaN j) must be +inf + NaN j)",
+    "special cases",
+)
+def _(m, xp):
+    @_wrap(xp.sqrt)
+    def sqrt(x, /):
+        out = xp.sqrt(x)
+        if not xp.isdtype(x.dtype, "complex floating"):
+            return out
+        a = np.array(out._array, copy=True)
+        a[np.isnan(a.real) | np.isnan(a.imag)] = complex(np.nan, np.nan)
+        return xp.asarray(a, device=out.device)
+
+    return {"sqrt": sqrt}
+
+
+@_audit(
+    "sqrt_one_ulp_high",
+    "sqrt",
+    ["value", "special-case"],
+    "sqrt() 1 ULP high at positive results (must be correctly rounded)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.sqrt)
+    def sqrt(x, /):
+        out = xp.sqrt(x)
+        if not xp.isdtype(out.dtype, "real floating"):
+            return out
+        return _ulps_up(xp, out, 1, lambda a: np.isfinite(a) & (a > 0))
+
+    return {"sqrt": sqrt}
+
+
+@_audit(
+    "multiply_one_ulp_high",
+    "multiply",
+    ["value", "special-case"],
+    "multiply() 1 ULP high at positive results (must be correctly rounded)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.multiply)
+    def multiply(x1, x2, /):
+        out = xp.multiply(x1, x2)
+        if not xp.isdtype(out.dtype, "real floating"):
+            return out
+        return _ulps_up(xp, out, 1, lambda a: np.isfinite(a) & (a > 0))
+
+    return {"multiply": multiply}
