@@ -491,12 +491,15 @@ EXACT = ("exact",)
 
 
 def invalid_axis(
-    fn_name: str, make: Any, shapes_=((2, 3),), versions: Any = None, axes: Any = None
+    fn_name: str, make: Any, shapes_=((2, 3),), axes: Any = None
 ) -> Feature:
     """A table feature: ``make(x, axis)`` for axes outside ``[-N, N)`` must raise.
 
     ``axes(ndim)`` gives the invalid axes (default :func:`invalid_axes`
-    without tuples).
+    without tuples).  Like every ``invalid-axis`` feature it runs only at the
+    revisions whose text for ``fn_name`` says an invalid axis raises (the
+    ``invalid_axis`` field of the spec tables), at that text's level: see
+    :func:`conformance.registry.build_registry`.
     """
 
     def table(ctx, dt):
@@ -507,12 +510,10 @@ def invalid_axis(
             calls += [make(Arr(x), a) for a in bad]
         return calls
 
-    kw = {"versions": versions} if versions else {}
     return Feature(
         "invalid-axis",
         ("float64",),
         lambda ctx, dt: None,
         table=table,
         expect_raise=True,
-        **kw,
     )

@@ -467,6 +467,9 @@ def test_an_unknown_dimension_reported_as_none_is_checked_once_computed():
 @pytest.mark.parametrize(
     ("variant", "names", "version"),
     [
+        # "If provided an invalid axis, the function must raise": 2025.12 only
+        ("invalid_axis_unchecked", ["sum", "argmax"], "2024.12"),
+        ("invalid_axis_unchecked", ["sum", "argmax"], "2023.12"),
         # "x1: Should have an integer data type"
         ("isin_integers_only", ["isin"], "2025.12"),
         # accuracy.md: exp and sin are not precisely defined
@@ -489,6 +492,35 @@ def test_audit_allowed_variants_are_no_deviation(variant, names, version):
     if variant in ("isin_integers_only", "approximate_sin_exp"):
         kinds = {r.kind for r in records if r.verdict == "advisory"}
         assert kinds & {"crash", "accuracy"}, kinds
+
+
+def test_invalid_axis_features_follow_the_standards_text():
+    from conformance.registry import build_registry, spec_names
+
+    for v in ("2023.12", "2024.12", "2025.12"):
+        table = spec_names(v)
+        for name, entry in build_registry(v).items():
+            feats = [f for f in entry.features if f.name == "invalid-axis"]
+            level = table[name].get("invalid_axis")
+            if level is None:
+                assert not feats, (v, name)
+            else:
+                assert all(f.level == level for f in feats), (v, name)
+    reg = build_registry("2025.12")
+    assert [f.level for f in reg["sum"].features if f.name == "invalid-axis"] == [
+        "must"
+    ]
+    # the same namespace deviates where the text requires the exception
+    records = run_entries(
+        ["sum"],
+        Options(
+            "tests.conformance.mutants.invalid_axis_unchecked",
+            version="2025.12",
+            quick=True,
+            database=None,
+        ),
+    )
+    assert {r.feature for r in _bad(records)} == {"invalid-axis"}
 
 
 def test_complex_nan_parts_are_compared_part_by_part():

@@ -40,6 +40,28 @@ def _ulps_up(xp, out, n, where):
 
 
 @_variant(
+    "invalid_axis_unchecked",
+    "sum",
+    "sum() and argmax() of an invalid axis answer instead of raising: required"
+    " only from 2025.12 ('If provided an invalid axis, the function must raise"
+    " an exception'), open before",
+)
+def _(m, xp):
+    def lenient(base):
+        @_wrap(base)
+        def fn(x, /, *, axis=None, **kw):
+            if isinstance(axis, int) and not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
+                axis = None
+            if isinstance(axis, int) and x.ndim == 0:
+                axis = None
+            return base(x, axis=axis, **kw)
+
+        return fn
+
+    return {"sum": lenient(xp.sum), "argmax": lenient(xp.argmax)}
+
+
+@_variant(
     "isin_integers_only",
     "isin",
     "isin() raises TypeError for floating inputs ('x1: Should have an integer"
