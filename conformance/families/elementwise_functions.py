@@ -469,6 +469,37 @@ def _binary_features(
 
         return lambda ctx, pair: b(ctx, pair)
 
+    def changes_x():
+        # x op= y where promotion or broadcasting would change x's dtype or
+        # shape: the target must raise or keep them (the reference raises)
+        @st.composite
+        def b(draw, ctx, pairs):
+            ref = ctx.refmod
+            wider = [
+                (a, c)
+                for a, c in pairs
+                if ref.result_type(getattr(ref, a), getattr(ref, c)) != getattr(ref, a)
+            ]
+            if wider and draw(st.booleans()):
+                d1, d2 = draw(st.sampled_from(wider))
+                s1 = draw(shapes(ctx))
+                s2 = draw(st.sampled_from([s1, s1[1:], ()]))
+            else:
+                d1 = d2 = draw(st.sampled_from(sorted({a for a, _ in pairs})))
+                s2 = draw(shapes(ctx, min_dims=1, min_side=1, max_side=3))
+                wide = [i for i, n in enumerate(s2) if n > 1]
+                if wide and draw(st.booleans()):  # a 1 that y stretches
+                    i = draw(st.sampled_from(wide))
+                    s1 = (*s2[:i], 1, *s2[i + 1 :])
+                    s1 = s1[draw(st.integers(0, i)) :]
+                else:  # y has more dimensions
+                    s1 = s2[draw(st.integers(1, len(s2))) :]
+            x1 = draw(arr(ctx, d1, s1, e1))
+            x2 = draw(arr(ctx, d2, s2, e2))
+            return Call(call_name, (Arr(x1, n1), Arr(x2, n2)), mutates=(0,))
+
+        return lambda ctx, pairs: b(ctx, pairs)
+
     def scalar(kind_el, value_kind="value"):
         @st.composite
         def b(draw, ctx, dt):
@@ -593,6 +624,18 @@ def _binary_features(
                 lambda ctx, _: None,
                 Options(check_values=False),
                 table=table,
+            )
+        )
+    if inplace and kind not in ("bool",):
+        feats.append(
+            Feature(
+                "promotion-or-broadcast",
+                "mixed:" + kind,
+                changes_x(),
+                Options(check_values=False),
+                expect_raise=True,
+                inplace=True,
+                classes=("in-place promotion or broadcast",),
             )
         )
     versions = V24 if operator is None else ("2023.12", *V24)

@@ -141,6 +141,8 @@ def test_the_third_set_is_caught_quickly(name):
         ("sqrt_complex_nan_collapse", "2025.12"),
         ("sqrt_one_ulp_high", "2025.12"),
         ("multiply_one_ulp_high", "2025.12"),
+        ("iadd_int8_promotes", "2025.12"),
+        ("iadd_broadcast_self", "2023.12"),
     ],
 )
 def test_the_audits_missed_bugs_are_caught(name, version):

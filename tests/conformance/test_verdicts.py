@@ -476,6 +476,8 @@ def test_an_unknown_dimension_reported_as_none_is_checked_once_computed():
         ("approximate_sin_exp", ["sin", "exp"], "2025.12"),
         # mixed-kind promotion is unspecified
         ("can_cast_mixed_kinds", ["can_cast"], "2025.12"),
+        # "must not change the data type or shape": casting or raising is fine
+        ("inplace_casts_to_x", ["Array.__iadd__"], "2025.12"),
     ],
 )
 def test_audit_allowed_variants_are_no_deviation(variant, names, version):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import VARIANTS, Mutant, _mutant, _wrap
+from ._extra import _array_class, _making_functions
 
 AUDIT_SET: list[str] = []
 
@@ -127,6 +128,24 @@ def _(m, xp):
     return {"can_cast": can_cast}
 
 
+@_variant(
+    "inplace_casts_to_x",
+    "Array.__iadd__",
+    "x += y casts the sum to x's dtype and raises where y would grow x's shape"
+    " (an in-place operation must not change x's dtype or shape; either way is"
+    " allowed)",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        out = xp.add(self, other)
+        if out.shape != self.shape:
+            msg = f"cannot broadcast {other.shape} into {self.shape}"
+            raise ValueError(msg)
+        return xp.astype(out, self.dtype)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
 # --- bugs --------------------------------------------------------------------------
 
 
@@ -185,3 +204,36 @@ def _(m, xp):
         return _ulps_up(xp, out, 1, lambda a: np.isfinite(a) & (a > 0))
 
     return {"multiply": multiply}
+
+
+@_audit(
+    "iadd_int8_promotes",
+    "Array.__iadd__",
+    ["dtype"],
+    "x += y rebinds x_int8 to an int16 array when y is int16 (an in-place"
+    " operation must not change x's dtype)",
+    "operators",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        return xp.add(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_audit(
+    "iadd_broadcast_self",
+    "Array.__iadd__",
+    ["shape"],
+    "x += y with y of more dimensions rebinds x to the broadcast sum (an"
+    " in-place operation must not change x's shape)",
+    "operators",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        if hasattr(other, "dtype") and xp.result_type(self, other) != self.dtype:
+            msg = "in-place promotion"
+            raise TypeError(msg)
+        return xp.add(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
