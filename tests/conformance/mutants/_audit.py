@@ -146,6 +146,30 @@ def _(m, xp):
     return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
 
 
+@_variant(
+    "unique_all_reversed",
+    "unique_all",
+    "unique_all() gives its values in descending order, with indices, inverse"
+    " indices and counts to match (the order of unique values is unspecified)",
+)
+def _(m, xp):
+    @_wrap(xp.unique_all)
+    def unique_all(x, /):
+        r = xp.unique_all(x)
+        n = r.values.shape[0]
+
+        def new(a):
+            return xp.asarray(np.asarray(a), device=x.device)
+
+        def back(a):
+            return new(np.asarray(a._array)[::-1])
+
+        inv = n - 1 - np.asarray(r.inverse_indices._array)
+        return type(r)(back(r.values), back(r.indices), new(inv), back(r.counts))
+
+    return {"unique_all": unique_all}
+
+
 # --- bugs --------------------------------------------------------------------------
 
 
@@ -237,3 +261,27 @@ def _(m, xp):
         return xp.add(self, other)
 
     return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_audit(
+    "unique_all_last_index",
+    "unique_all",
+    ["value"],
+    "unique_all()'s indices are the last occurrences of each value (must be the first)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.unique_all)
+    def unique_all(x, /):
+        r = xp.unique_all(x)
+        a = np.asarray(x._array).reshape(-1)
+        last = [
+            np.flatnonzero((a == v) | (np.isnan(a) & np.isnan(v)))[-1]
+            if np.issubdtype(a.dtype, np.inexact)
+            else np.flatnonzero(a == v)[-1]
+            for v in np.asarray(r.values._array)
+        ]
+        idx = xp.asarray(np.asarray(last, dtype=np.int64), device=x.device)
+        return type(r)(r.values, idx, r.inverse_indices, r.counts)
+
+    return {"unique_all": unique_all}
