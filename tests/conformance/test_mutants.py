@@ -144,6 +144,7 @@ def test_the_third_set_is_caught_quickly(name):
         ("iadd_int8_promotes", "2025.12"),
         ("iadd_broadcast_self", "2023.12"),
         ("unique_all_last_index", "2024.12"),
+        ("mT_3d_wrong_axes", "2023.12"),
     ],
 )
 def test_the_audits_missed_bugs_are_caught(name, version):

@@ -285,3 +285,22 @@ def _(m, xp):
         return type(r)(r.values, idx, r.inverse_indices, r.counts)
 
     return {"unique_all": unique_all}
+
+
+@_audit(
+    "mT_3d_wrong_axes",
+    "Array.mT",
+    ["shape", "value"],
+    "x.mT of an array of more than two dimensions swaps its first two axes"
+    " (must swap the last two)",
+    "shapes",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).mT
+
+    def mT(self):
+        if self.ndim > 2:
+            return xp.permute_dims(self, (1, 0, *range(2, self.ndim)))
+        return base.fget(self)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"mT": property(mT)}))
