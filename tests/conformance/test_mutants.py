@@ -145,6 +145,8 @@ def test_the_third_set_is_caught_quickly(name):
         ("iadd_broadcast_self", "2023.12"),
         ("unique_all_last_index", "2024.12"),
         ("mT_3d_wrong_axes", "2023.12"),
+        ("setitem_negative_index", "2025.12"),
+        ("getitem_negative_step_start", "2024.12"),
     ],
 )
 def test_the_audits_missed_bugs_are_caught(name, version):

@@ -304,3 +304,50 @@ def _(m, xp):
         return base.fget(self)
 
     return _making_functions(xp, _array_class(xp, "Array", {"mT": property(mT)}))
+
+
+@_audit(
+    "setitem_negative_index",
+    "Array.__setitem__",
+    ["value"],
+    "x[-k] = v writes x[k - 1] (x[-1] = v writes x[0])",
+    "operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__setitem__
+
+    def __setitem__(self, key, value, /):
+        if isinstance(key, int) and key < 0:
+            key = -key - 1
+        return base(self, key, value)
+
+    return _making_functions(
+        xp, _array_class(xp, "Array", {"__setitem__": __setitem__})
+    )
+
+
+@_audit(
+    "getitem_negative_step_start",
+    "Array.__getitem__",
+    ["value", "shape"],
+    "x[::-k] (k > 1) starts at x[-2] instead of x[-1]",
+    "operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__getitem__
+
+    def __getitem__(self, key, /):
+        if (
+            isinstance(key, slice)
+            and key.start is None
+            and key.step is not None
+            and key.step < -1
+            and self.ndim >= 1
+            and self.shape[0] > 1
+        ):
+            key = slice(-2, key.stop, key.step)
+        return base(self, key)
+
+    return _making_functions(
+        xp, _array_class(xp, "Array", {"__getitem__": __getitem__})
+    )
