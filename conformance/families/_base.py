@@ -414,6 +414,16 @@ def from_numpy(ctx: Any, a: np.ndarray, dt: str) -> Any:
     return ctx.refmod.asarray(a, dtype=getattr(ctx.refmod, dt))
 
 
+def omit_some(draw: Any, kw: dict, names: tuple[str, ...]) -> dict:
+    """``kw`` with each of ``names`` left out a third of the time.
+
+    The call then takes the default of the standard's signature on the
+    reference and the target's own on the target (``vector_norm`` without
+    ``ord`` must be the 2-norm, ``sort`` without ``axis`` sorts the last).
+    """
+    return {k: v for k, v in kw.items() if k not in names or draw(st.integers(0, 2))}
+
+
 def _scalar_for(dt: str, kind: str) -> SearchStrategy:
     """A Python scalar of the kind matching ``dt`` (bool, int, float, complex)."""
     if dt == "bool":

@@ -147,6 +147,10 @@ def test_the_third_set_is_caught_quickly(name):
         ("mT_3d_wrong_axes", "2023.12"),
         ("setitem_negative_index", "2025.12"),
         ("getitem_negative_step_start", "2024.12"),
+        ("vector_norm_default_ord1", "2025.12"),
+        ("matrix_norm_default_nuc", "2024.12"),
+        ("argsort_default_axis_0", "2023.12"),
+        ("linspace_default_no_endpoint", "2025.12"),
     ],
 )
 def test_the_audits_missed_bugs_are_caught(name, version):

@@ -351,3 +351,69 @@ def _(m, xp):
     return _making_functions(
         xp, _array_class(xp, "Array", {"__getitem__": __getitem__})
     )
+
+
+# --- defaults of optional arguments ------------------------------------------------
+
+
+@_audit(
+    "vector_norm_default_ord1",
+    "linalg.vector_norm",
+    ["value"],
+    "linalg.vector_norm() without `ord` computes the 1-norm (the default is 2)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.vector_norm)
+    def vector_norm(x, /, *, axis=None, keepdims=False, ord=1):
+        return xp.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+
+    return {"linalg.vector_norm": vector_norm}
+
+
+@_audit(
+    "matrix_norm_default_nuc",
+    "linalg.matrix_norm",
+    ["value"],
+    "linalg.matrix_norm() without `ord` computes the nuclear norm (the default"
+    " is 'fro')",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.matrix_norm)
+    def matrix_norm(x, /, *, keepdims=False, ord="nuc"):
+        return xp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
+    return {"linalg.matrix_norm": matrix_norm}
+
+
+@_audit(
+    "argsort_default_axis_0",
+    "argsort",
+    ["value", "shape"],
+    "argsort() without `axis` sorts along the first axis (the default is -1)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.argsort)
+    def argsort(x, /, *, axis=0, descending=False, stable=True):
+        return xp.argsort(x, axis=axis, descending=descending, stable=stable)
+
+    return {"argsort": argsort}
+
+
+@_audit(
+    "linspace_default_no_endpoint",
+    "linspace",
+    ["value"],
+    "linspace() without `endpoint` leaves out `stop` (the default is True)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linspace)
+    def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=False):
+        return xp.linspace(
+            start, stop, num, dtype=dtype, device=device, endpoint=endpoint
+        )
+
+    return {"linspace": linspace}
