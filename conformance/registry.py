@@ -9,6 +9,7 @@ reported ``untestable`` ("no value check yet"), never ``conforms``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -147,7 +148,22 @@ def build_registry(version: str) -> dict[str, Entry]:
     reg: dict[str, Entry] = {}
     for name, rec in names.items():
         versions = tuple(v for v in VERSIONS if name in present_in[v])
-        feats = [f for f in FEATURES.get(name, ()) if version in f.versions]
+        feats = []
+        for f in FEATURES.get(name, ()):
+            if version not in f.versions:
+                continue
+            if f.name == "invalid-axis":
+                # The standard's own text decides, per function and revision:
+                # "If provided an invalid axis, the function must raise an
+                # exception" (2025.12 sum, ...) is absent from older revisions,
+                # which leave the behaviour open (design_topics/exceptions.md:
+                # "libraries may emit warnings, raise exceptions, or misbehave").
+                level = rec.get("invalid_axis")
+                if level is None:
+                    continue
+                if level != f.level:
+                    f = dataclasses.replace(f, level=level)
+            feats.append(f)
         reg[name] = Entry(
             name=name,
             kind=rec["kind"],

@@ -47,6 +47,7 @@ from .calls import (
 from .checks import (
     Finding,
     Where,
+    _dtype_name,
     check_mutation,
     check_result,
     describe,
@@ -360,6 +361,26 @@ _DEVIATION_CLASSES = {
 }
 
 
+class _InPlace:
+    """``x op= y`` as Python runs it, noting whether it fell back to ``x op y``.
+
+    Python falls back to ``__add__`` where ``__iadd__`` is not defined or
+    returns NotImplemented, as the standard allows a library without mutation.
+    """
+
+    def __init__(self, x: Any, method: str) -> None:
+        self.x, self.method, self.fell_back = x, method, False
+
+    def __call__(self, *a: Any) -> Any:
+        own = getattr(type(self.x), self.method, None)
+        if own is not None:
+            out = own(self.x, *a)
+            if out is not NotImplemented:
+                return out
+        self.fell_back = True
+        return _INPLACE[self.method](self.x, *a)
+
+
 def _invoke(ns: Namespace, call: Call) -> tuple[Any, list, dict, list]:
     """Return ``(function, args, kwargs, all argument values)`` on ``ns``."""
     args = [ns.value(a) for a in call.args]
@@ -367,9 +388,7 @@ def _invoke(ns: Namespace, call: Call) -> tuple[Any, list, dict, list]:
     if call.name.startswith(("Array.", "dtype.")):
         method = call.name.split(".", 1)[1]
         if method in _INPLACE:
-            # x += y: Python falls back to __add__ where __iadd__ is not defined
-            op = _INPLACE[method]
-            return (lambda *a: op(args[0], *a)), args[1:], kwargs, args
+            return _InPlace(args[0], method), args[1:], kwargs, args
         return getattr(args[0], method), args[1:], kwargs, args
     return ns.resolve(call.name), args, kwargs, args
 
@@ -534,6 +553,9 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         msg = f"could not put the inputs on the target: {type(e).__name__}: {e}"
         raise _Untestable(msg) from None
     findings: list[Finding] = []
+    # "An in-place operation must not change the data type or shape of the
+    # in-place array as a result of type promotion or broadcasting."
+    x_was = _shape_and_dtype(tall[0], ctx) if feature.inplace else None
     try:
         tgt_out = tfn(*targs, **tkw)
         tgt_exc = None
@@ -556,7 +578,11 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
                 )
             )
     if feature.expect_raise:
-        if tgt_exc is None:
+        if tgt_exc is None and feature.inplace:
+            # x op= y where promotion or broadcasting would change x: raising
+            # conforms, and so does keeping x's dtype and shape
+            findings += _keeps_x(tgt_out, x_was, ctx, tfn)
+        elif tgt_exc is None:
             findings.append(
                 Finding(
                     "exception",
@@ -581,7 +607,9 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         if why:
             findings.append(Finding("optional", f"{msg} ({why})", level="should"))
         else:
-            findings.append(Finding("crash", msg))
+            # a feature the standard only recommends ("x1: Should have an
+            # integer data type", isin of floats) may be refused: an advisory
+            findings.append(Finding("crash", msg, level=feature.level))
     else:
         if feature.result_arg is not None:
             tgt_out = tall[feature.result_arg]
@@ -603,7 +631,9 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
             found = check_result(
                 ref_out, tgt_out, ctx.tgt.module, ctx.where, opts, inputs
             )
-        numeric = found and all(f.kind in ("value", "special-case") for f in found)
+        numeric = found and all(
+            f.kind in ("value", "special-case", "accuracy") for f in found
+        )
         if numeric and _flush_tolerated(call, feature, ref_out, tgt_out, ctx):
             found = []
         if feature.level != "must":
@@ -613,6 +643,10 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
         if feature.identity is not None:
             findings += feature.identity(tgt_out, tall, tkw)
         if feature.inplace and tgt_out is not tall[0]:
+            have = {f.kind for f in findings}
+            findings += [
+                f for f in _keeps_x(tgt_out, x_was, ctx, tfn) if f.kind not in have
+            ]
             findings.append(
                 Finding(
                     "value",
@@ -637,11 +671,61 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
             after = must[0].index[0]
             got = describe_full(tall[after])
         expected = describe(ref_exc if ref_exc is not None else ref_out)
+        if feature.inplace and feature.expect_raise and x_was is not None:
+            dt, shape = x_was
+            expected = f"an exception, or x kept as {dt} {shape}"
         d = _DEVIATION_CLASSES[must[0].kind](call, must, expected, got)
         d.several = isinstance(ref_out, (tuple, list))
         d.after = after
         raise d
     return findings
+
+
+def _shape_and_dtype(x: Any, ctx: Ctx) -> tuple[str, tuple] | None:
+    """``x``'s dtype name and shape, or None where it has neither."""
+    try:
+        dt = _dtype_name(x, ctx.tgt.module) or str(x.dtype)
+        return dt, tuple(x.shape)
+    except Exception:
+        return None
+
+
+def _keeps_x(
+    out: Any, x_was: tuple[str, tuple] | None, ctx: Ctx, fn: Any
+) -> list[Finding]:
+    """Findings where ``x op= y`` bound ``x`` to another dtype or shape.
+
+    Where the operator is not implemented and Python fell back to ``x = x op
+    y`` (which the standard allows a library without mutation), an advisory.
+    """
+    now = _shape_and_dtype(out, ctx)
+    if x_was is None or now is None:
+        return []
+    found = []
+    if now[0] != x_was[0]:
+        found.append(
+            Finding(
+                "dtype",
+                f"x op= y changed x's dtype from {x_was[0]} to {now[0]} (an in-place"
+                " operation must not change the data type of the in-place array)",
+            )
+        )
+    if now[1] != x_was[1]:
+        found.append(
+            Finding(
+                "shape",
+                f"x op= y changed x's shape from {x_was[1]} to {now[1]} (an in-place"
+                " operation must not change the shape of the in-place array)",
+            )
+        )
+    if getattr(fn, "fell_back", False):
+        for f in found:
+            f.level = "should"
+            f.message += (
+                f"; {fn.method} is not implemented and Python fell back to"
+                " x = x op y, as the standard allows a library without mutation"
+            )
+    return found
 
 
 class _Untestable(Exception):

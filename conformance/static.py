@@ -362,6 +362,36 @@ def _attribute(entry: Entry, obj: Any, ctx: Any, r: _Rec) -> None:
         r.add("value", "conforms")
     else:
         r.add("value", "deviates", "value", f".{attr} is {host.tolist()}")
+    if attr == "mT":
+        _stacked_mT(ctx, r)
+
+
+def _stacked_mT(ctx: Any, r: _Rec) -> None:
+    """``x.mT`` of stacks of matrices: the last two axes swapped, and only those."""
+    ref = ctx.ref.module
+    for shape in ((2, 3, 4), (2, 1, 3, 2)):
+        a = np.arange(1, 1 + math.prod(shape), dtype=np.float32).reshape(shape)
+        want = np.swapaxes(a, -1, -2)
+        expr = f"xp.asarray({a.tolist()}, dtype=xp.float32).mT"
+        try:
+            x = ctx.tgt.array(Arr(ref.asarray(a.tolist(), dtype=ref.float32)))
+            out = x.mT
+            host = to_numpy(out)
+        except Exception as e:
+            r.add("stack", "crashes", "crash", f"raised {type(e).__name__}: {e}")
+            return
+        if host.shape != want.shape or not np.array_equal(host, want):
+            r.printed(
+                "stack",
+                "shape" if host.shape != want.shape else "value",
+                f"x.mT of a {shape} array is {host.shape} {host.tolist()},"
+                f" expected {want.shape} (the last two axes swapped)",
+                expr,
+                str(out),
+                f"{want.shape} {want.tolist()}",
+            )
+            return
+    r.add("stack", "conforms")
 
 
 def _info(entry: Entry, obj: Any, ctx: Any, r: _Rec) -> None:

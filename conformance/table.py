@@ -141,6 +141,10 @@ _ADVISORY_KEY = {
     "optional": "an optional feature the library declares it lacks (an in-place "
     "operator not defined, a `capabilities()` entry False); the calls that need "
     "it are not judged",
+    "accuracy": "a function whose accuracy the standard leaves open (`exp`, `sin`, "
+    "...) off beyond the tool's tolerance at inputs that are no special case",
+    "crash": "an error on an input the standard only recommends supporting "
+    "(`isin` of floats)",
 }
 
 

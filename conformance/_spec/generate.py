@@ -7,12 +7,17 @@ stubs in data-apis/array-api (``src/array_api_stubs/_YYYY_MM``), read with
 the standard without the spec being installed::
 
     python -m conformance._spec.generate /path/to/array-api/src/array_api_stubs
+
+Each function record also says, as ``"invalid_axis": "must"`` (or
+``"should"``), where its text requires an exception for an invalid axis; the
+``invalid-axis`` features run only there (:func:`conformance.registry.build_registry`).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -88,6 +93,45 @@ def _params(fn: ast.FunctionDef, *, method: bool = False) -> list[list]:
     return out
 
 
+# "If provided an invalid axis, the function **must** raise an exception" (and
+# "if provided an invalid axis position, ...", "If provided an invalid ``axis``,
+# an ``IndexError`` **should** be raised", "If provided an ``axis`` outside of
+# the required interval, the function must raise an exception"): one sentence
+# naming an invalid axis and saying the function must (or should) raise.
+_INVALID_AXIS = re.compile(
+    r"\binvalid\s+`*axis`*|`*axis`*\s+outside\s+of\s+the\s+required\s+interval"
+)
+_RAISE = re.compile(r"\*{0,2}(must|should)\*{0,2}\s+(?:raise|be\s+raised)")
+_ALIAS = re.compile(r"Alias for :func:`~array_api\.(\w+)`")
+
+
+def _invalid_axis(fn: ast.FunctionDef) -> str | None:
+    """Return ``"must"`` or ``"should"`` where the stub says an invalid axis raises.
+
+    The strongest level any sentence of the docstring gives, or None where the
+    text says nothing (the standard then leaves the behaviour open:
+    design_topics/exceptions.md, "libraries may emit warnings, raise
+    exceptions, or misbehave in unexpected ways").
+    """
+    doc = " ".join((ast.get_docstring(fn) or "").split())
+    levels = set()
+    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z`-])|\n|;", doc):
+        if _INVALID_AXIS.search(sentence):
+            levels.update(m.group(1) for m in _RAISE.finditer(sentence))
+    if "must" in levels:
+        return "must"
+    return "should" if levels else None
+
+
+def _function(fn: ast.FunctionDef, kind: str = "function", **kw) -> dict:
+    """A table record: kind, parameters and, where stated, ``invalid_axis``."""
+    rec: dict = {"kind": kind, "params": _params(fn, **kw)}
+    level = _invalid_axis(fn)
+    if level is not None:
+        rec["invalid_axis"] = level
+    return rec
+
+
 def _module_all(tree: ast.Module) -> list[str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
@@ -112,7 +156,7 @@ def build(stubs: Path, version: str) -> dict[str, dict]:
         fns = _functions(tree)
         for name in _module_all(tree):
             if name in fns:
-                names[name] = {"kind": "function", "params": _params(fns[name])}
+                names[name] = _function(fns[name])
             else:
                 names[name] = {"kind": "constant"}
     for ext in ("linalg", "fft"):
@@ -122,15 +166,17 @@ def build(stubs: Path, version: str) -> dict[str, dict]:
             fn = fns.get(name)
             if fn is None:  # re-exported from the main namespace (matmul, ...)
                 continue
-            names[f"{ext}.{name}"] = {"kind": "function", "params": _params(fn)}
+            rec = _function(fn)
+            alias = _ALIAS.match(ast.get_docstring(fn) or "")
+            if alias and "invalid_axis" in names.get(alias.group(1), {}):
+                # "Alias for :func:`~array_api.tensordot`.": the same text applies
+                rec["invalid_axis"] = names[alias.group(1)]["invalid_axis"]
+            names[f"{ext}.{name}"] = rec
         for name in _module_all(tree):
             if f"{ext}.{name}" not in names:
                 # linalg.matmul, linalg.tensordot, ...: same signature as the
                 # main-namespace function.
-                names[f"{ext}.{name}"] = {
-                    "kind": "function",
-                    "params": names[name]["params"],
-                }
+                names[f"{ext}.{name}"] = dict(names[name])
     info = ast.parse((d / "info.py").read_text())
     fns = _functions(info)
     for name in _module_all(info):
@@ -150,13 +196,13 @@ def build(stubs: Path, version: str) -> dict[str, dict]:
         if props:
             names[f"Array.{node.name}"] = {"kind": "attribute"}
             continue
-        params = _params(node, method=True)
         kind = "operator" if node.name.startswith("__") else "method"
-        names[f"Array.{node.name}"] = {"kind": kind, "params": params}
+        rec = _function(node, kind, method=True)
+        names[f"Array.{node.name}"] = rec
         if node.name in REFLECTED:
             stem = node.name[2:-2]
-            names[f"Array.__r{stem}__"] = {"kind": "operator", "params": params}
-            names[f"Array.__i{stem}__"] = {"kind": "operator", "params": params}
+            names[f"Array.__r{stem}__"] = {**rec, "kind": "operator"}
+            names[f"Array.__i{stem}__"] = {**rec, "kind": "operator"}
     names["dtype.__eq__"] = {
         "kind": "method",
         "params": [["other", "positional-only", None]],
@@ -165,10 +211,20 @@ def build(stubs: Path, version: str) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write ``names_<version>.json`` for every supported revision."""
+    """Write ``names_<version>.json`` for every supported revision.
+
+    Each argument is a ``src/array_api_stubs`` folder; a revision is read from
+    the first that holds its ``_YYYY_MM`` package (a checkout of the spec has
+    them all, a checkout per revision one each).
+    """
     argv = sys.argv[1:] if argv is None else argv
-    stubs = Path(argv[0])
+    roots = [Path(a) for a in argv]
     for v in VERSIONS:
+        sub = "_" + v.replace(".", "_")
+        stubs = next((r for r in roots if (r / sub).is_dir()), None)
+        if stubs is None:
+            print(f"no {sub} under {', '.join(argv)}", file=sys.stderr)
+            return 1
         out = HERE / f"names_{v}.json"
         out.write_text(json.dumps(build(stubs, v), indent=1) + "\n")
         print(out)

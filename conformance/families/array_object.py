@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from ._base import (
     _host_view,
     _scalar_for,
     arr,
+    from_numpy,
     shapes,
 )
 from ._st import st
@@ -56,25 +58,50 @@ for _op, _fn in OPERATORS.items():
     )
 
 
+def _axis_index(draw, side):
+    """An integer in bounds of ``side`` (negative half the time)."""
+    if draw(st.booleans()):
+        return draw(st.integers(-side, -1))
+    return draw(st.integers(0, side - 1))
+
+
+def _slice(draw, side):
+    """A slice of in-bounds start and stop, a negative step half the time."""
+    # in-bounds starts and stops (clipping is not required)
+    start = draw(st.none() | st.integers(-side, side - 1)) if side else None
+    stop = draw(st.none() | st.integers(-side, side))
+    step = draw(st.sampled_from([-1, -2, -3, None, 1, 2]))
+    return slice(start, stop, step)
+
+
 def _index_key(draw, shape, newaxis=True):
-    """A basic index for ``shape``: integers, slices (any step), None, Ellipsis."""
-    key: list = []
+    """A basic index for ``shape``: integers, slices (any step), None, Ellipsis.
+
+    Half the keys index the first axis alone, with a bare integer or slice on
+    a 1-d array (``x[-1]``, ``x[::-2]``); integers are negative and steps
+    negative half the time, where an implementation most often goes wrong.
+    """
     dims = list(shape)
+    if dims and draw(st.booleans()):
+        one = (
+            _axis_index(draw, dims[0])
+            if dims[0] and draw(st.booleans())
+            else _slice(draw, dims[0])
+        )
+        # fewer indices than axes "should" raise without an ellipsis
+        return one if len(dims) == 1 else (one, Ellipsis)
+    key: list = []
     use_ellipsis = bool(dims) and draw(st.booleans())
     n = draw(st.integers(0, len(dims)))
     for side in dims[:n]:
         c = draw(st.integers(0, 3))
-        if c == 0 and side:
-            key.append(draw(st.integers(-side, side - 1)))
+        if c in (0, 3) and side:
+            key.append(_axis_index(draw, side))
         elif c == 1 and newaxis:  # __setitem__'s key has no None
             key.append(None)
             key.append(slice(None))
         else:
-            # in-bounds starts and stops (clipping is not required)
-            start = draw(st.none() | st.integers(-side, side - 1)) if side else None
-            stop = draw(st.none() | st.integers(-side, side))
-            step = draw(st.none() | st.sampled_from([1, 2, 3, -1, -2]))
-            key.append(slice(start, stop, step))
+            key.append(_slice(draw, side))
     # The standard specifies a tuple index only when it covers every axis or
     # holds an ellipsis (x[0] on a 2-d array is x[0, ...]; x[(0,)] may differ).
     if use_ellipsis or n < len(dims):
@@ -82,9 +109,72 @@ def _index_key(draw, shape, newaxis=True):
     return key[0] if len(key) == 1 and draw(st.booleans()) else tuple(key)
 
 
-@_feature("basic", "Array.__getitem__", opts=Options(EXACT, True))
+def _key_shapes(draw, ctx):
+    """Shapes of indexed arrays: 1-d half the time, where keys may be bare."""
+    if draw(st.booleans()):
+        return shapes(ctx, min_dims=1, max_dims=1, max_side=5)
+    return shapes(ctx, max_side=5)
+
+
+# Fixed keys run at every setting: negative integers and negative steps, on a
+# 1-d and a 2-d array whose elements all differ.
+_EDGE_KEYS = {
+    (5,): [
+        -1,
+        -5,
+        slice(None, None, -1),
+        slice(None, None, -2),
+        slice(None, None, -3),
+        slice(-2, None, -2),
+        slice(None, 1, -2),
+        (Ellipsis, -1),
+    ],
+    (3, 4): [
+        (-1, Ellipsis),
+        (-1, -2),
+        (slice(None, None, -2), Ellipsis),
+        (slice(None, None, -2), -1),
+    ],
+}
+
+
+def _edge_array(ctx, dt, shape):
+    n = math.prod(shape)
+    a = np.arange(1, n + 1).reshape(shape)
+    a = a % 2 == 0 if dt == "bool" else a
+    if dt == "bool":
+        a.reshape(-1)[0] = True  # x[0] and x[-1] differ
+        a.reshape(-1)[-1] = False
+    return from_numpy(ctx, a.astype(dt), dt)
+
+
+def _getitem_edges(ctx, dt):
+    return [
+        Call("Array.__getitem__", (Arr(_edge_array(ctx, dt, shape)), key))
+        for shape, keys in _EDGE_KEYS.items()
+        for key in keys
+    ]
+
+
+def _setitem_edges(ctx, dt):
+    # a value no element of the array has: a write to the wrong place shows
+    zero = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[np.dtype(dt).kind]
+    return [
+        Call(
+            "Array.__setitem__",
+            (Arr(_edge_array(ctx, dt, shape)), key, zero),
+            mutates=(0,),
+        )
+        for shape, keys in _EDGE_KEYS.items()
+        for key in keys
+    ]
+
+
+@_feature(
+    "basic", "Array.__getitem__", opts=Options(EXACT, True), explicit=_getitem_edges
+)
 def _getitem(draw, ctx, dt):
-    x = draw(arr(ctx, dt, shapes(ctx, max_side=5)))
+    x = draw(arr(ctx, dt, _key_shapes(draw, ctx)))
     return Call("Array.__getitem__", (Arr(x), _index_key(draw, tuple(x.shape))))
 
 
@@ -124,9 +214,15 @@ def _setitem_value(draw, ctx, dt, shape):
     return Arr(draw(arr(ctx, dt, vshape)), "v")
 
 
-@_feature("basic", "Array.__setitem__", opts=Options(EXACT, True), result_arg=0)
+@_feature(
+    "basic",
+    "Array.__setitem__",
+    opts=Options(EXACT, True),
+    result_arg=0,
+    explicit=_setitem_edges,
+)
 def _setitem(draw, ctx, dt):
-    x = draw(arr(ctx, dt, shapes(ctx, max_side=5)))
+    x = draw(arr(ctx, dt, _key_shapes(draw, ctx)))
     key = _index_key(draw, tuple(x.shape), newaxis=False)
     view = np.empty(tuple(x.shape), dtype=bool)[key]
     value = _setitem_value(draw, ctx, dt, view.shape)

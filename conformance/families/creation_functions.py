@@ -7,7 +7,7 @@ import numpy as np
 from ..calls import DEV, DT, Arr, Call
 from ..checks import Finding, Options
 from ..registry import Feature
-from ._base import KINDS, _add, _host_view, _scalar_for, arr, shapes
+from ._base import KINDS, _add, _host_view, _scalar_for, arr, omit_some, shapes
 from ._st import st
 
 
@@ -143,7 +143,9 @@ def _linspace(draw, ctx, dt):
     return Call(
         "linspace",
         (start, stop, num),
-        {"dtype": DT(dt), "endpoint": endpoint, "device": DEV},
+        omit_some(
+            draw, {"dtype": DT(dt), "endpoint": endpoint, "device": DEV}, ("endpoint",)
+        ),
     )
 
 

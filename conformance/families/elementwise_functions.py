@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,60 @@ from ._base import (
     specials,
 )
 from ._st import st
+
+
+# Correctly rounded (accuracy.md: "+ - * / ... for real-valued floating-point
+# operands must return a correctly rounded value"; "reciprocal, sqrt ... must
+# return a correctly rounded value"): 0 ULP for real dtypes.  "This
+# specification does not specify accuracy requirements for arithmetic or
+# functional operations involving complex-valued floating-point operands": the
+# complex tolerance (second number) stays.  Flushed subnormals are allowed
+# apart (runner._flush_tolerated).
+def _cr(complex_ulp: int) -> tuple:
+    return ("ulp", 0, complex_ulp)
+
+
+# accuracy.md: "This specification does not precisely define the behavior of
+# the following functions ... except to require specific results for certain
+# argument values that represent boundary cases of interest"; "these functions
+# should compute approximations": off beyond the tolerance at inputs that are
+# no special case, they get an "accuracy" advisory (Options.approximate).
+APPROXIMATE = frozenset(
+    {
+        "acos",
+        "acosh",
+        "asin",
+        "asinh",
+        "atan",
+        "atan2",
+        "atanh",
+        "cos",
+        "cosh",
+        "exp",
+        "expm1",
+        "hypot",
+        "log",
+        "log1p",
+        "log2",
+        "log10",
+        "logaddexp",
+        "pow",
+        "sin",
+        "sinh",
+        "tan",
+        "tanh",
+    }
+)
+
+
+def _approximate(name: str, feats: list[Feature]) -> list[Feature]:
+    """``feats`` with inaccuracy an advisory, for the functions of APPROXIMATE."""
+    if name not in APPROXIMATE:
+        return feats
+    for f in feats:
+        f.opts = dataclasses.replace(f.opts, approximate=True)
+    return feats
+
 
 UNARY = {
     "abs": ("numeric", ("ulp", 2)),  # complex abs is a hypot: rounding
@@ -56,13 +111,13 @@ UNARY = {
     "negative": ("numeric", EXACT),
     "positive": ("numeric", EXACT),
     "real": ("complex floating", EXACT),
-    "reciprocal": ("floating", ("ulp", 1)),
+    "reciprocal": ("floating", _cr(1)),
     "round": ("numeric", EXACT),
     "sign": ("numeric", ("ulp", 2)),  # complex sign is x / |x|: rounding
     "signbit": ("real floating", EXACT),
     "sin": ("floating", ULP),
     "sinh": ("floating", ULP),
-    "sqrt": ("floating", ULP),
+    "sqrt": ("floating", _cr(4)),
     "square": ("numeric", ("ulp", 1)),
     "tan": ("floating", ULP),
     "tanh": ("floating", ULP),
@@ -78,7 +133,7 @@ BINARY = {
     "bitwise_right_shift": ("integer", EXACT, "full", "shift"),
     "bitwise_xor": ("integer or boolean", EXACT, "full", "full"),
     "copysign": ("real floating", EXACT, "finite", "finite"),
-    "divide": ("floating", ("ulp", 2), "finite", "finite"),
+    "divide": ("floating", _cr(2), "finite", "finite"),
     "equal": ("any", EXACT, "finite", "finite"),
     "floor_divide": ("real numeric", EXACT, "finite", "nonzero"),
     "greater": ("real numeric", EXACT, "finite", "finite"),
@@ -92,7 +147,7 @@ BINARY = {
     "logical_xor": ("bool", EXACT, "finite", "finite"),
     "maximum": ("real numeric", EXACT, "finite", "finite"),
     "minimum": ("real numeric", EXACT, "finite", "finite"),
-    "multiply": ("numeric", ("ulp", 2), "finite", "finite"),
+    "multiply": ("numeric", _cr(2), "finite", "finite"),
     "nextafter": ("real floating", EXACT, "finite", "finite"),
     "not_equal": ("any", EXACT, "finite", "finite"),
     "pow": ("numeric", ULP, "base", "exponent"),
@@ -251,7 +306,7 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
                 explicit=ext_grid,
             )
         )
-    return feats
+    return _approximate(name, feats)
 
 
 # Functions whose results at an integer dtype's extremes the standard fixes
@@ -414,6 +469,37 @@ def _binary_features(
 
         return lambda ctx, pair: b(ctx, pair)
 
+    def changes_x():
+        # x op= y where promotion or broadcasting would change x's dtype or
+        # shape: the target must raise or keep them (the reference raises)
+        @st.composite
+        def b(draw, ctx, pairs):
+            ref = ctx.refmod
+            wider = [
+                (a, c)
+                for a, c in pairs
+                if ref.result_type(getattr(ref, a), getattr(ref, c)) != getattr(ref, a)
+            ]
+            if wider and draw(st.booleans()):
+                d1, d2 = draw(st.sampled_from(wider))
+                s1 = draw(shapes(ctx))
+                s2 = draw(st.sampled_from([s1, s1[1:], ()]))
+            else:
+                d1 = d2 = draw(st.sampled_from(sorted({a for a, _ in pairs})))
+                s2 = draw(shapes(ctx, min_dims=1, min_side=1, max_side=3))
+                wide = [i for i, n in enumerate(s2) if n > 1]
+                if wide and draw(st.booleans()):  # a 1 that y stretches
+                    i = draw(st.sampled_from(wide))
+                    s1 = (*s2[:i], 1, *s2[i + 1 :])
+                    s1 = s1[draw(st.integers(0, i)) :]
+                else:  # y has more dimensions
+                    s1 = s2[draw(st.integers(1, len(s2))) :]
+            x1 = draw(arr(ctx, d1, s1, e1))
+            x2 = draw(arr(ctx, d2, s2, e2))
+            return Call(call_name, (Arr(x1, n1), Arr(x2, n2)), mutates=(0,))
+
+        return lambda ctx, pairs: b(ctx, pairs)
+
     def scalar(kind_el, value_kind="value"):
         @st.composite
         def b(draw, ctx, dt):
@@ -474,7 +560,7 @@ def _binary_features(
                 **ew,
             )
         )
-        return feats
+        return _approximate(name, feats)
     if inplace and name == "divide":
         kind = "floating"
     feats.append(
@@ -540,6 +626,18 @@ def _binary_features(
                 table=table,
             )
         )
+    if inplace and kind not in ("bool",):
+        feats.append(
+            Feature(
+                "promotion-or-broadcast",
+                "mixed:" + kind,
+                changes_x(),
+                Options(check_values=False),
+                expect_raise=True,
+                inplace=True,
+                classes=("in-place promotion or broadcast",),
+            )
+        )
     versions = V24 if operator is None else ("2023.12", *V24)
     feats.append(
         Feature(
@@ -575,7 +673,7 @@ def _binary_features(
     if operator in (None, "plain"):
         el = (e1 if e1 != "nonzero" else "finite", e2)
         feats += broadcast_features(call_name, kind, tol, names=(n1, n2), el=el)
-    return feats
+    return _approximate(name, feats)
 
 
 def complex_overflow(inputs, ref, got):

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..calls import Arr, Call
-from ._base import V24, V25, _add, _feature, arr, from_numpy, invalid_axis, shapes
+from ._base import V24, _add, _feature, arr, from_numpy, invalid_axis, shapes
 from ._st import st
 
 
@@ -28,9 +28,10 @@ def _take_along(draw, ctx, dt):
     axis = draw(st.integers(-x.ndim, x.ndim - 1))
     s = list(x.shape)
     s[axis] = draw(st.integers(0, 4))
+    # negative indices count from the last element (the same sentence as take's)
     idx = draw(
         st.lists(
-            st.integers(0, x.shape[axis] - 1),
+            st.integers(-x.shape[axis], x.shape[axis] - 1),
             min_size=math.prod(s),
             max_size=math.prod(s),
         )
@@ -39,7 +40,11 @@ def _take_along(draw, ctx, dt):
     return Call("take_along_axis", (Arr(x), Arr(idx, "indices")), {"axis": axis})
 
 
-@_feature("negative-indices", "take", versions=V25)
+# 2024.12 and later: "If an index is negative, the function must determine the
+# element to select along a specified axis (dimension) by counting from the last
+# element (where -1 refers to the last element)" (2024.12: "Clarified support
+# for negative indices").
+@_feature("negative-indices", "take", versions=V24)
 def _take_negative(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
     axis = draw(st.integers(-x.ndim, x.ndim - 1))
@@ -57,7 +62,8 @@ def _take_along_default(draw, ctx, dt):
     s = list(x.shape)
     s[-1] = draw(st.integers(0, 4))
     n = math.prod(s)
-    idx = draw(st.lists(st.integers(0, x.shape[-1] - 1), min_size=n, max_size=n))
+    m = x.shape[-1]
+    idx = draw(st.lists(st.integers(-m, m - 1), min_size=n, max_size=n))
     idx = from_numpy(ctx, np.asarray(idx, dtype=np.int64).reshape(s), "int64")
     return Call("take_along_axis", (Arr(x), Arr(idx, "indices")))
 
@@ -72,4 +78,4 @@ def _take_along_bad(x, a):
     return Call("take_along_axis", (x, i), {"axis": a})
 
 
-_add("take_along_axis", invalid_axis("take_along_axis", _take_along_bad, versions=V24))
+_add("take_along_axis", invalid_axis("take_along_axis", _take_along_bad))

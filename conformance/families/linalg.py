@@ -20,6 +20,7 @@ from ._base import (
     arr,
     axis_forms,
     from_numpy,
+    omit_some,
     shapes,
 )
 from ._st import st
@@ -631,6 +632,15 @@ _lin(
     "linalg.matrix_norm",
     lambda draw, ctx, dt: Call(
         "linalg.matrix_norm",
+        (Arr(_matrix(draw, ctx, dt, square=False)),),
+        omit_some(draw, {"keepdims": draw(st.booleans())}, ("keepdims",)),
+    ),
+    feature="defaults",  # ord="fro"
+)
+_lin(
+    "linalg.matrix_norm",
+    lambda draw, ctx, dt: Call(
+        "linalg.matrix_norm",
         (Arr(_matrix(draw, ctx, dt, square=False, kind="rank-deficient")),),
         {
             "ord": draw(st.sampled_from(["fro", "nuc", 2, -2, 1, -1])),
@@ -654,6 +664,17 @@ def _vnorm(draw, ctx, dt):
             "keepdims": draw(st.booleans()),
         },
     )
+
+
+@st.composite
+def _vnorm_defaults(draw, ctx, dt):
+    # ord=2, axis=None, keepdims=False: ord always left out, the others at times
+    x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1), "unit"))
+    kw = {
+        "axis": axis_forms(draw, x.ndim, empty=False),
+        "keepdims": draw(st.booleans()),
+    }
+    return Call("linalg.vector_norm", (Arr(x),), omit_some(draw, kw, tuple(kw)))
 
 
 @st.composite
@@ -688,6 +709,16 @@ _add(
         "axis,ord,keepdims",
         "floating",
         lambda ctx, dt: _vnorm(ctx, dt),
+        Options(LIN),
+        scale_from=lambda c: float(np.abs(c.args[0].numpy()).sum()),
+    ),
+)
+_add(
+    "linalg.vector_norm",
+    Feature(
+        "defaults",
+        "floating",
+        lambda ctx, dt: _vnorm_defaults(ctx, dt),
         Options(LIN),
         scale_from=lambda c: float(np.abs(c.args[0].numpy()).sum()),
     ),

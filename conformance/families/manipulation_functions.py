@@ -10,7 +10,6 @@ from ..calls import Arr, Call
 from ..checks import Finding
 from ..registry import Feature
 from ._base import (
-    V24,
     _add,
     _axis_for,
     _feature,
@@ -331,7 +330,6 @@ _add(
     invalid_axis(
         "unstack",
         lambda x, a: Call("unstack", (x,), {"axis": a}),
-        versions=V24,
     ),
 )
 

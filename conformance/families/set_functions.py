@@ -49,6 +49,10 @@ def compare_unique(fields: tuple[str, ...]):
             )
         ):
             return [Finding("value", "x[indices] != values")]
+        if "indices" in fields and x.size:
+            late = _not_first(x.reshape(-1), g["values"], g["indices"])
+            if late:
+                return [Finding("value", late)]
         if "inverse_indices" in fields and x.size:
             back = g["values"][g["inverse_indices"].reshape(-1)].reshape(x.shape)
             if not np.array_equal(back, x, equal_nan=True):
@@ -56,6 +60,25 @@ def compare_unique(fields: tuple[str, ...]):
         return []
 
     return compare
+
+
+def _not_first(flat: np.ndarray, values: np.ndarray, indices: np.ndarray) -> str:
+    """Why ``indices`` are not the first occurrences of ``values`` in ``flat``.
+
+    "indices (first occurrences)": each index is that of the value's first
+    occurrence (-0 and +0 are one value); a NaN, distinct from every other,
+    has no other occurrence to compare with.
+    """
+    for k, (v, i) in enumerate(zip(values, indices.reshape(-1), strict=True)):
+        if v != v:
+            continue
+        first = int(np.flatnonzero(flat == v)[0])
+        if int(i) != first:
+            return (
+                f"indices[{k}] is {int(i)}, but the first occurrence of {v.item()!r} in"
+                f" x is at {first}"
+            )
+    return ""
 
 
 def _set(name, fields):

@@ -7,7 +7,7 @@ import numpy as np
 from ..calls import Arr, Call, to_numpy
 from ..checks import Finding, Options, check_array
 from ..registry import Feature
-from ._base import _add, arr, invalid_axis, pool, shapes
+from ._base import _add, arr, invalid_axis, omit_some, pool, shapes
 from ._st import st
 
 _NOVALUES = Options(check_values=False)
@@ -32,6 +32,17 @@ def compare_argsort_unstable(ref_out, tgt_out, call, ctx):
     if not np.array_equal(a, b, equal_nan=True):
         return [Finding("value", "x[indices] is not sorted as the standard requires")]
     return []
+
+
+def _defaults(name):
+    # every optional argument omitted (axis=-1, descending=False, stable=True),
+    # on arrays of several axes, where the axis shows
+    @st.composite
+    def b(draw, ctx, dt):
+        x = draw(arr(ctx, dt, shapes(ctx, min_dims=2, min_side=2, max_side=3), "unit"))
+        return Call(name, (Arr(x),))
+
+    return b
 
 
 def _sorting(name):
@@ -60,6 +71,8 @@ def _sorting(name):
                 kw["stable"] = False
             if feature == "special-values":
                 kw["descending"] = draw(st.booleans())
+            if feature == "axis":  # axis=-1, descending=False, stable=True
+                kw = omit_some(draw, kw, ("axis",))
             return Call(name, (Arr(x),), kw)
 
         return b
@@ -72,6 +85,7 @@ def _sorting(name):
     feats.append(
         Feature("stable=False", "real numeric", mk("stable=False"), compare=unstable)
     )
+    feats.append(Feature("defaults", "real numeric", _defaults(name)))
     feats.append(invalid_axis(name, lambda x, a: Call(name, (x,), {"axis": a})))
     return feats
 

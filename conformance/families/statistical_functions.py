@@ -243,7 +243,6 @@ def _reduction(
             lambda ctx, dt: None,
             table=invalid_table,
             expect_raise=True,
-            **ver,
         )
     )
     return feats
@@ -384,7 +383,6 @@ def _cumulative(name, versions):
             lambda ctx, dt: None,
             table=invalid_table,
             expect_raise=True,
-            versions=versions,
         )
     )
     return feats

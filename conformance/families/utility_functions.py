@@ -46,7 +46,6 @@ _add(
         lambda ctx, dt: None,
         table=_diff_invalid,
         expect_raise=True,
-        versions=V24,
     ),
 )
 

@@ -133,3 +133,38 @@ def test_the_third_set_has_one_mutant_per_input_class():
 )
 def test_the_third_set_is_caught_quickly(name):
     _check(name, quick=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("sqrt_complex_nan_collapse", "2025.12"),
+        ("sqrt_one_ulp_high", "2025.12"),
+        ("multiply_one_ulp_high", "2025.12"),
+        ("iadd_int8_promotes", "2025.12"),
+        ("iadd_broadcast_self", "2023.12"),
+        ("unique_all_last_index", "2024.12"),
+        ("mT_3d_wrong_axes", "2023.12"),
+        ("setitem_negative_index", "2025.12"),
+        ("getitem_negative_step_start", "2024.12"),
+        ("vector_norm_default_ord1", "2025.12"),
+        ("matrix_norm_default_nuc", "2024.12"),
+        ("argsort_default_axis_0", "2023.12"),
+        ("linspace_default_no_endpoint", "2025.12"),
+    ],
+)
+def test_the_audits_missed_bugs_are_caught(name, version):
+    from conformance.runner import Options, run_entries
+
+    m = MUTANTS[name]
+    records = run_entries(
+        [m.only],
+        Options(
+            f"tests.conformance.mutants.{name}",
+            version=version,
+            quick=True,
+            database=None,
+        ),
+    )
+    bad = [r for r in records if r.verdict in ("deviates", "crashes")]
+    assert {r.kind for r in bad} & set(m.kinds), [(r.feature, r.kind) for r in bad]

@@ -462,3 +462,96 @@ def test_an_unknown_dimension_reported_as_none_is_checked_once_computed():
         for f in check_array(np.arange(5, 10), nan_sized, da, None, CheckOptions())
     ]
     assert "shape" in kinds
+
+
+@pytest.mark.parametrize(
+    ("variant", "names", "version"),
+    [
+        # "If provided an invalid axis, the function must raise": 2025.12 only
+        ("invalid_axis_unchecked", ["sum", "argmax"], "2024.12"),
+        ("invalid_axis_unchecked", ["sum", "argmax"], "2023.12"),
+        # "x1: Should have an integer data type"
+        ("isin_integers_only", ["isin"], "2025.12"),
+        # accuracy.md: exp and sin are not precisely defined
+        ("approximate_sin_exp", ["sin", "exp"], "2025.12"),
+        # mixed-kind promotion is unspecified
+        ("can_cast_mixed_kinds", ["can_cast"], "2025.12"),
+        # "must not change the data type or shape": casting or raising is fine
+        ("inplace_casts_to_x", ["Array.__iadd__"], "2025.12"),
+        # the order of unique values is unspecified; indices are first occurrences
+        ("unique_all_reversed", ["unique_all"], "2024.12"),
+    ],
+)
+def test_audit_allowed_variants_are_no_deviation(variant, names, version):
+    records = run_entries(
+        names,
+        Options(
+            f"tests.conformance.mutants.{variant}",
+            version=version,
+            quick=True,
+            database=None,
+        ),
+    )
+    assert not _bad(records), [(r.name, r.feature, r.message) for r in _bad(records)]
+    if variant in ("isin_integers_only", "approximate_sin_exp"):
+        kinds = {r.kind for r in records if r.verdict == "advisory"}
+        assert kinds & {"crash", "accuracy"}, kinds
+
+
+def test_invalid_axis_features_follow_the_standards_text():
+    from conformance.registry import build_registry, spec_names
+
+    for v in ("2023.12", "2024.12", "2025.12"):
+        table = spec_names(v)
+        for name, entry in build_registry(v).items():
+            feats = [f for f in entry.features if f.name == "invalid-axis"]
+            level = table[name].get("invalid_axis")
+            if level is None:
+                assert not feats, (v, name)
+            else:
+                assert all(f.level == level for f in feats), (v, name)
+    reg = build_registry("2025.12")
+    assert [f.level for f in reg["sum"].features if f.name == "invalid-axis"] == [
+        "must"
+    ]
+    # the same namespace deviates where the text requires the exception
+    records = run_entries(
+        ["sum"],
+        Options(
+            "tests.conformance.mutants.invalid_axis_unchecked",
+            version="2025.12",
+            quick=True,
+            database=None,
+        ),
+    )
+    assert {r.feature for r in _bad(records)} == {"invalid-axis"}
+
+
+def test_complex_nan_parts_are_compared_part_by_part():
+    from conformance.checks import values_close
+
+    inf, nan = np.inf, np.nan
+    # sqrt(+inf + NaN j) must be +inf + NaN j: NaN + NaN j is wrong
+    assert not values_close(
+        np.array([complex(inf, nan)]), np.array([complex(nan, nan)]), "complex128"
+    )[0]
+    assert not values_close(
+        np.array([complex(inf, nan)]), np.array([complex(nan, 5.0)]), "complex128"
+    )[0]
+    # "NaN ± infinity j (sign of the imaginary component is unspecified)"
+    assert values_close(
+        np.array([complex(nan, inf)]), np.array([complex(nan, -inf)]), "complex128"
+    )[0]
+    assert values_close(
+        np.array([complex(nan, nan)]), np.array([complex(nan, nan)]), "complex128"
+    )[0]
+
+
+def test_correct_rounding_is_zero_ulp_for_real_dtypes_only():
+    from conformance.checks import values_close
+
+    cr = ("ulp", 0, 2)
+    one = np.array([1.0])
+    assert not values_close(one, np.nextafter(one, 2), "float64", cr)[0]
+    z = np.array([1 + 1j])
+    assert values_close(z, z + np.spacing(1.0), "complex128", cr)[0]

@@ -560,14 +560,14 @@ if not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())
 
 # registers the other mutants, then the second and third sets
-from . import _extra, _more, _third, _variants  # noqa: E402, F401
+from . import _audit, _extra, _more, _third, _variants  # noqa: E402, F401
 
 SETS = ("first", "second", "third")
 
 
 def mutant_set(which: str) -> list[str]:
     """The names of one set of mutants (``first``, ``second``, ``third``) or ``all``."""
-    later = set(_extra.SECOND_SET) | set(_third.THIRD_SET)
+    later = set(_extra.SECOND_SET) | set(_third.THIRD_SET) | set(_audit.AUDIT_SET)
     if which == "second":
         return list(_extra.SECOND_SET)
     if which == "third":

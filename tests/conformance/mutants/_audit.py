@@ -1,0 +1,419 @@
+"""Mutants and variants from an outside audit of the tool's verdicts.
+
+Variants (:data:`tests.conformance.mutants.VARIANTS`) depart from
+array-api-strict only as the standard allows and must show no deviation;
+mutants (:data:`AUDIT_SET`) break a MUST the tool used to miss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import VARIANTS, Mutant, _mutant, _wrap
+from ._extra import _array_class, _making_functions
+
+AUDIT_SET: list[str] = []
+
+
+def _variant(name, only, description):
+    def deco(fn):
+        VARIANTS[name] = Mutant(name, description, only, (), fn, category="allowed")
+        return fn
+
+    return deco
+
+
+def _audit(name, only, kinds, description, category):
+    AUDIT_SET.append(name)
+    return _mutant(name, only, kinds, description, category=category)
+
+
+def _ulps_up(xp, out, n, where):
+    """``out`` with the elements ``where(a)`` selects moved ``n`` ULP up."""
+    a = np.asarray(out._array)
+    b = a.copy()
+    for _ in range(n):
+        b = np.nextafter(b, np.inf).astype(a.dtype)
+    return xp.asarray(np.where(where(a), b, a), device=out.device)
+
+
+# --- allowed ---------------------------------------------------------------------
+
+
+@_variant(
+    "invalid_axis_unchecked",
+    "sum",
+    "sum() and argmax() of an invalid axis answer instead of raising: required"
+    " only from 2025.12 ('If provided an invalid axis, the function must raise"
+    " an exception'), open before",
+)
+def _(m, xp):
+    def lenient(base):
+        @_wrap(base)
+        def fn(x, /, *, axis=None, **kw):
+            if isinstance(axis, int) and not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
+                axis = None
+            if isinstance(axis, int) and x.ndim == 0:
+                axis = None
+            return base(x, axis=axis, **kw)
+
+        return fn
+
+    return {"sum": lenient(xp.sum), "argmax": lenient(xp.argmax)}
+
+
+@_variant(
+    "isin_integers_only",
+    "isin",
+    "isin() raises TypeError for floating inputs ('x1: Should have an integer"
+    " data type')",
+)
+def _(m, xp):
+    @_wrap(xp.isin)
+    def isin(x1, x2, /, *, invert=False):
+        for x in (x1, x2):
+            if isinstance(x, float) or (
+                hasattr(x, "dtype") and not xp.isdtype(x.dtype, "integral")
+            ):
+                msg = "isin() needs integer inputs"
+                raise TypeError(msg)
+        if not hasattr(x1, "dtype"):  # a Python int
+            x1 = xp.asarray(x1, dtype=x2.dtype, device=x2.device)
+        if not hasattr(x2, "dtype"):
+            x2 = xp.asarray(x2, dtype=x1.dtype, device=x1.device)
+        out = xp.isin(x1, x2)  # (array-api-strict ignores invert)
+        return xp.logical_not(out) if invert else out
+
+    return {"isin": isin}
+
+
+@_variant(
+    "approximate_sin_exp",
+    "sin",
+    "sin() 6 ULP and exp() 50 ULP off at non-special inputs (the standard does"
+    " not precisely define their accuracy)",
+)
+def _(m, xp):
+    def off(base, n):
+        @_wrap(base)
+        def fn(x, /):
+            out = base(x)
+            if not xp.isdtype(out.dtype, "real floating"):
+                return out
+            return _ulps_up(
+                xp, out, n, lambda a: np.isfinite(a) & (a != 0) & (np.abs(a) != 1)
+            )
+
+        return fn
+
+    return {"sin": off(xp.sin, 6), "exp": off(xp.exp, 50)}
+
+
+@_variant(
+    "can_cast_mixed_kinds",
+    "can_cast",
+    "can_cast() says True from bool to integers and from integers to floats"
+    " (mixed-kind promotion is unspecified)",
+)
+def _(m, xp):
+    @_wrap(xp.can_cast)
+    def can_cast(from_, to, /):
+        f = from_.dtype if hasattr(from_, "dtype") else from_
+        if f == xp.bool and xp.isdtype(to, "numeric"):
+            return True
+        if xp.isdtype(f, "integral") and xp.isdtype(to, "real floating"):
+            return True
+        return xp.can_cast(from_, to)
+
+    return {"can_cast": can_cast}
+
+
+@_variant(
+    "inplace_casts_to_x",
+    "Array.__iadd__",
+    "x += y casts the sum to x's dtype and raises where y would grow x's shape"
+    " (an in-place operation must not change x's dtype or shape; either way is"
+    " allowed)",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        out = xp.add(self, other)
+        if out.shape != self.shape:
+            msg = f"cannot broadcast {other.shape} into {self.shape}"
+            raise ValueError(msg)
+        return xp.astype(out, self.dtype)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_variant(
+    "unique_all_reversed",
+    "unique_all",
+    "unique_all() gives its values in descending order, with indices, inverse"
+    " indices and counts to match (the order of unique values is unspecified)",
+)
+def _(m, xp):
+    @_wrap(xp.unique_all)
+    def unique_all(x, /):
+        r = xp.unique_all(x)
+        n = r.values.shape[0]
+
+        def new(a):
+            return xp.asarray(np.asarray(a), device=x.device)
+
+        def back(a):
+            return new(np.asarray(a._array)[::-1])
+
+        inv = n - 1 - np.asarray(r.inverse_indices._array)
+        return type(r)(back(r.values), back(r.indices), new(inv), back(r.counts))
+
+    return {"unique_all": unique_all}
+
+
+# --- bugs --------------------------------------------------------------------------
+
+
+@_audit(
+    "sqrt_complex_nan_collapse",
+    "sqrt",
+    ["special-case"],
+    "complex sqrt() turns every result with a NaN part into NaN + NaN j"
+    " (sqrt(+inf + NaN j) must be +inf + NaN j)",
+    "special cases",
+)
+def _(m, xp):
+    @_wrap(xp.sqrt)
+    def sqrt(x, /):
+        out = xp.sqrt(x)
+        if not xp.isdtype(x.dtype, "complex floating"):
+            return out
+        a = np.array(out._array, copy=True)
+        a[np.isnan(a.real) | np.isnan(a.imag)] = complex(np.nan, np.nan)
+        return xp.asarray(a, device=out.device)
+
+    return {"sqrt": sqrt}
+
+
+@_audit(
+    "sqrt_one_ulp_high",
+    "sqrt",
+    ["value", "special-case"],
+    "sqrt() 1 ULP high at positive results (must be correctly rounded)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.sqrt)
+    def sqrt(x, /):
+        out = xp.sqrt(x)
+        if not xp.isdtype(out.dtype, "real floating"):
+            return out
+        return _ulps_up(xp, out, 1, lambda a: np.isfinite(a) & (a > 0))
+
+    return {"sqrt": sqrt}
+
+
+@_audit(
+    "multiply_one_ulp_high",
+    "multiply",
+    ["value", "special-case"],
+    "multiply() 1 ULP high at positive results (must be correctly rounded)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.multiply)
+    def multiply(x1, x2, /):
+        out = xp.multiply(x1, x2)
+        if not xp.isdtype(out.dtype, "real floating"):
+            return out
+        return _ulps_up(xp, out, 1, lambda a: np.isfinite(a) & (a > 0))
+
+    return {"multiply": multiply}
+
+
+@_audit(
+    "iadd_int8_promotes",
+    "Array.__iadd__",
+    ["dtype"],
+    "x += y rebinds x_int8 to an int16 array when y is int16 (an in-place"
+    " operation must not change x's dtype)",
+    "operators",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        return xp.add(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_audit(
+    "iadd_broadcast_self",
+    "Array.__iadd__",
+    ["shape"],
+    "x += y with y of more dimensions rebinds x to the broadcast sum (an"
+    " in-place operation must not change x's shape)",
+    "operators",
+)
+def _(m, xp):
+    def __iadd__(self, other, /):
+        if hasattr(other, "dtype") and xp.result_type(self, other) != self.dtype:
+            msg = "in-place promotion"
+            raise TypeError(msg)
+        return xp.add(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__iadd__": __iadd__}))
+
+
+@_audit(
+    "unique_all_last_index",
+    "unique_all",
+    ["value"],
+    "unique_all()'s indices are the last occurrences of each value (must be the first)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.unique_all)
+    def unique_all(x, /):
+        r = xp.unique_all(x)
+        a = np.asarray(x._array).reshape(-1)
+        last = [
+            np.flatnonzero((a == v) | (np.isnan(a) & np.isnan(v)))[-1]
+            if np.issubdtype(a.dtype, np.inexact)
+            else np.flatnonzero(a == v)[-1]
+            for v in np.asarray(r.values._array)
+        ]
+        idx = xp.asarray(np.asarray(last, dtype=np.int64), device=x.device)
+        return type(r)(r.values, idx, r.inverse_indices, r.counts)
+
+    return {"unique_all": unique_all}
+
+
+@_audit(
+    "mT_3d_wrong_axes",
+    "Array.mT",
+    ["shape", "value"],
+    "x.mT of an array of more than two dimensions swaps its first two axes"
+    " (must swap the last two)",
+    "shapes",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).mT
+
+    def mT(self):
+        if self.ndim > 2:
+            return xp.permute_dims(self, (1, 0, *range(2, self.ndim)))
+        return base.fget(self)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"mT": property(mT)}))
+
+
+@_audit(
+    "setitem_negative_index",
+    "Array.__setitem__",
+    ["value"],
+    "x[-k] = v writes x[k - 1] (x[-1] = v writes x[0])",
+    "operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__setitem__
+
+    def __setitem__(self, key, value, /):
+        if isinstance(key, int) and key < 0:
+            key = -key - 1
+        return base(self, key, value)
+
+    return _making_functions(
+        xp, _array_class(xp, "Array", {"__setitem__": __setitem__})
+    )
+
+
+@_audit(
+    "getitem_negative_step_start",
+    "Array.__getitem__",
+    ["value", "shape"],
+    "x[::-k] (k > 1) starts at x[-2] instead of x[-1]",
+    "operators",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__getitem__
+
+    def __getitem__(self, key, /):
+        if (
+            isinstance(key, slice)
+            and key.start is None
+            and key.step is not None
+            and key.step < -1
+            and self.ndim >= 1
+            and self.shape[0] > 1
+        ):
+            key = slice(-2, key.stop, key.step)
+        return base(self, key)
+
+    return _making_functions(
+        xp, _array_class(xp, "Array", {"__getitem__": __getitem__})
+    )
+
+
+# --- defaults of optional arguments ------------------------------------------------
+
+
+@_audit(
+    "vector_norm_default_ord1",
+    "linalg.vector_norm",
+    ["value"],
+    "linalg.vector_norm() without `ord` computes the 1-norm (the default is 2)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.vector_norm)
+    def vector_norm(x, /, *, axis=None, keepdims=False, ord=1):
+        return xp.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+
+    return {"linalg.vector_norm": vector_norm}
+
+
+@_audit(
+    "matrix_norm_default_nuc",
+    "linalg.matrix_norm",
+    ["value"],
+    "linalg.matrix_norm() without `ord` computes the nuclear norm (the default"
+    " is 'fro')",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.matrix_norm)
+    def matrix_norm(x, /, *, keepdims=False, ord="nuc"):
+        return xp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
+    return {"linalg.matrix_norm": matrix_norm}
+
+
+@_audit(
+    "argsort_default_axis_0",
+    "argsort",
+    ["value", "shape"],
+    "argsort() without `axis` sorts along the first axis (the default is -1)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.argsort)
+    def argsort(x, /, *, axis=0, descending=False, stable=True):
+        return xp.argsort(x, axis=axis, descending=descending, stable=stable)
+
+    return {"argsort": argsort}
+
+
+@_audit(
+    "linspace_default_no_endpoint",
+    "linspace",
+    ["value"],
+    "linspace() without `endpoint` leaves out `stop` (the default is True)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.linspace)
+    def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=False):
+        return xp.linspace(
+            start, stop, num, dtype=dtype, device=device, endpoint=endpoint
+        )
+
+    return {"linspace": linspace}
