@@ -156,18 +156,47 @@ def _getitem_edges(ctx, dt):
     ]
 
 
+def _distinct_value(ctx, dt, shape):
+    """A value of ``shape`` whose elements differ from each other and from
+    every element of :func:`_edge_array` (not a palindrome: a write in the
+    wrong order shows)."""
+    k = math.prod(shape)
+    if dt == "bool":
+        v = np.zeros(k, dtype=bool)
+        v[0] = True
+    elif np.dtype(dt).kind == "u":
+        v = np.arange(100, 100 + k)
+    else:
+        v = -np.arange(1, k + 1)
+    return Arr(from_numpy(ctx, v.reshape(shape).astype(dt), dt), "v")
+
+
 def _setitem_edges(ctx, dt):
-    # a value no element of the array has: a write to the wrong place shows
+    # a value no element of the array has: a write to the wrong place shows;
+    # and one of distinct elements, where the key selects several: a write
+    # in the wrong order shows
     zero = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[np.dtype(dt).kind]
-    return [
-        Call(
-            "Array.__setitem__",
-            (Arr(_edge_array(ctx, dt, shape)), key, zero),
-            mutates=(0,),
-        )
-        for shape, keys in _EDGE_KEYS.items()
-        for key in keys
-    ]
+    calls = []
+    for shape, keys in _EDGE_KEYS.items():
+        for key in keys:
+            calls.append(
+                Call(
+                    "Array.__setitem__",
+                    (Arr(_edge_array(ctx, dt, shape)), key, zero),
+                    mutates=(0,),
+                )
+            )
+            view = np.empty(shape, dtype=bool)[key].shape
+            if math.prod(view) > 1:
+                value = _distinct_value(ctx, dt, view)
+                calls.append(
+                    Call(
+                        "Array.__setitem__",
+                        (Arr(_edge_array(ctx, dt, shape)), key, value),
+                        mutates=(0,),
+                    )
+                )
+    return calls
 
 
 @_feature(

@@ -548,16 +548,22 @@ def _(m, xp):
 
 def _forward(key, shape):
     """``key`` with each negative-step slice replaced by the same elements in
-    increasing order (the bug: the values then land reversed)."""
+    increasing order (the bug: the values then land reversed), or None when
+    there is none (a key may hold arrays, which ``==`` does not compare as a
+    whole)."""
     parts = key if isinstance(key, tuple) else (key,)
     out = []
+    changed = False
     for axis, k in enumerate(parts):
         if isinstance(k, slice) and (k.step or 1) < 0 and axis < len(shape):
             idx = range(*k.indices(shape[axis]))
             if len(idx):
                 stop = idx[0] + 1 if idx[0] + 1 < shape[axis] else None
                 k = slice(idx[-1], stop, -idx.step)
+                changed = True
         out.append(k)
+    if not changed:
+        return None
     return tuple(out) if isinstance(key, tuple) else out[0]
 
 
@@ -574,7 +580,7 @@ def _(m, xp):
 
     def __setitem__(self, key, value, /):
         fwd = _forward(key, self.shape)
-        if fwd == key:
+        if fwd is None:
             return base.__setitem__(self, key, value)
         # the buggy path writes to the underlying NumPy array directly
         self._array[fwd] = value._array if isinstance(value, base) else value

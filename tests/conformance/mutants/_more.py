@@ -123,25 +123,6 @@ def _(m, xp):
     return {"where": where}
 
 
-@_mutant(
-    "can_cast_int_to_float",
-    "can_cast",
-    ["value"],
-    "can_cast() allows casts across kinds (int64 to float64)",
-    aat=f"{AAT_DTYPES}::test_can_cast",
-    category="promotion",
-)
-def _(m, xp):
-    @_wrap(xp.can_cast)
-    def can_cast(from_, to, /):
-        dt = getattr(from_, "dtype", from_)
-        if xp.isdtype(dt, "integral") and xp.isdtype(to, "real floating"):
-            return True
-        return xp.can_cast(from_, to)
-
-    return {"can_cast": can_cast}
-
-
 # --- values -----------------------------------------------------------------------
 
 
