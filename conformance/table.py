@@ -201,7 +201,9 @@ def to_markdown(rows: list[dict], extra: list[str]) -> str:
         *(
             [
                 "",
-                "Rows marked * were measured by an earlier run of the tool and kept: "
+                "Rows marked * were measured by an earlier run of the tool, with the "
+                "verdicts it gave then (see the history of docs/dev/conformance_tool.md), "
+                "and kept: "
                 + ", ".join(f"`{r['library']}`" for r in rows if r.get("kept"))
                 + ".  They were tested at the revision shown; an empty cell is a "
                 "figure that run did not record.",
