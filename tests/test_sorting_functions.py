@@ -178,18 +178,20 @@ _FLOATS = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)]
 
 @contextlib.contextmanager
 def _rows_short_enough_for_stable(short: bool):
-    """The CPU backend sorts float rows up to ``_STABLE_UP_TO`` long with
+    """The CPU backend sorts float rows up to ``_STABLE_UP_TO`` long
+    (``_STABLE_UP_TO_1D`` for a 1-D array) with
     NumPy's stable sort and longer ones with its fast sort plus a fix-up of the
     ties; ``short=False`` sends every row through the fix-up, so that the small
     inputs drawn here test both paths."""
     from ocean_cpu import _backend as cpu
 
-    saved = cpu._STABLE_UP_TO
-    cpu._STABLE_UP_TO = saved if short else -1
+    saved = cpu._STABLE_UP_TO, cpu._STABLE_UP_TO_1D
+    if not short:
+        cpu._STABLE_UP_TO = cpu._STABLE_UP_TO_1D = -1
     try:
         yield
     finally:
-        cpu._STABLE_UP_TO = saved
+        cpu._STABLE_UP_TO, cpu._STABLE_UP_TO_1D = saved
 
 
 @given(data=st.data(), descending=st.booleans(), stable=st.booleans())
@@ -240,6 +242,24 @@ def test_sort_rows_longer_than_the_stable_cutoff_bit_for_bit(nd, descending):
     for axis, b in ((1, a), (0, a.T.copy())):
         res = xp.sort(_as_array(b), axis=axis, descending=descending)
         _assert_same_bits(res, _stable_sort(b, axis, descending))
+    # a 1-D row has its own, shorter cutoff; with ties, with one zero and
+    # no NaN (no tie to restore), and with NaNs only at its end
+    n = cpu._STABLE_UP_TO_1D + 1
+    one = rng.choice(bits, size=n).view(nd)
+    plain = rng.standard_normal(n).astype(nd)
+    plain[n // 2] = -0.0
+    nans = plain.copy()
+    nans[:5] = one[np.isnan(one)][:5] if np.isnan(one).sum() >= 5 else np.nan
+    # two zeros of both signs: NumPy's SIMD sort may flip either's sign
+    pairs = []
+    for _ in range(8):
+        two = rng.standard_normal(n).astype(nd)
+        i, j = sorted(rng.choice(n, 2, replace=False))
+        two[i], two[j] = 0.0, -0.0
+        pairs.append(two)
+    for b in (one, plain, nans, *pairs):
+        res = xp.sort(_as_array(b), descending=descending)
+        _assert_same_bits(res, _stable_sort(b, 0, descending))
 
 
 @given(data=st.data(), descending=st.booleans(), stable=st.booleans())
