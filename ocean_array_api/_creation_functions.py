@@ -23,6 +23,7 @@ from ._helpers import (
     check_shape,
     check_size,
     device_error,
+    matrix_bounds,
     type_error,
 )
 
@@ -827,10 +828,6 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
     return tuple(_wrap(o, dt, dev) for o in out)
 
 
-# past the corner of any matrix an int64 length can describe
-_BEYOND = 2**62
-
-
 def _tri(name: str) -> Any:
     where = f"{name}()"
 
@@ -846,9 +843,7 @@ def _tri(name: str) -> Any:
             raise ValueError(msg)
         # Past either corner the triangle is all or nothing: the same result
         # for any larger |k|, which would overflow the backend's C long.
-        # A length that depends on the data (None, lazy backends) bounds
-        # nothing: the clamp then keeps k inside any int64 length.
-        rows, cols = (_BEYOND if n is None else n for n in x._data.shape[-2:])
+        rows, cols = matrix_bounds(x._data.shape)
         k = max(-rows - 1, min(cols, k))
         return _wrap(x._device._ops[name](x._data, k), x._dtype, x._device)
 

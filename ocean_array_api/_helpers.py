@@ -168,3 +168,15 @@ def reduction_axes(axis: object, ndim: int, where: str) -> int | tuple[int, ...]
     if axis.__class__ is int and -ndim <= axis < ndim:  # type: ignore[operator]
         return axis + ndim if axis < 0 else axis  # type: ignore[operator,return-value]
     return normalize_axes(axis, ndim, where)
+
+
+# past the corner of any matrix an int64 length can describe
+_BEYOND = 2**62
+
+
+def matrix_bounds(shape: tuple[Any, ...]) -> tuple[int, int]:
+    """(rows, columns) of the matrices of ``shape``, for clamping a diagonal
+    offset: a length that depends on the data (None, lazy backends) bounds
+    nothing, so it counts as longer than any int64 length."""
+    rows, cols = shape[-2:]
+    return (_BEYOND if rows is None else rows, _BEYOND if cols is None else cols)

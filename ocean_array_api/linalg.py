@@ -34,6 +34,7 @@ from ._helpers import (
     check_int,
     device_error,
     dtype_error,
+    matrix_bounds,
     normalize_axes,
     type_error,
 )
@@ -265,9 +266,7 @@ def diagonal(x: Array, /, *_positional: Any, offset: int = 0) -> Array:
 def _clamp_offset(offset: int, shape: tuple[Any, ...]) -> int:
     """``offset`` moved into ``[-rows, cols]``: past either end the diagonal is
     empty, and a huge offset would overflow the backend's C long."""
-    # a length that depends on the data (None, lazy backends) bounds nothing:
-    # the clamp then keeps the offset inside any int64 length
-    rows, cols = (2**62 if n is None else n for n in shape[-2:])
+    rows, cols = matrix_bounds(shape)
     return max(-rows, min(cols, offset))
 
 
