@@ -22,7 +22,7 @@ from every numeric dtype, the arithmetic operators and elementwise functions
 hyperbolic functions and their inverses, ``==``, ``!=``, ``isnan``,
 ``isfinite``, ``isinf``, ``real``, ``imag``, ``conj``; for float16 every
 elementwise function that takes real floating input), ``sum``, ``prod``,
-``mean`` (accumulated in float32 or wider, rounded once), ``matmul``,
+``mean`` (accumulated in double on the CPU, rounded once), ``matmul``,
 ``vecdot``, the ``fft`` transforms (computed in complex64/float32 and
 rounded), indexing, ``where`` and the manipulation functions.  ``real``,
 ``imag`` and ``abs`` of complex32 are float16.  Where an operation has no

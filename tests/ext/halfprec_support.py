@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import ocean_array_api as xp
 import ocean_ext
@@ -37,6 +39,26 @@ needs_kernels = pytest.mark.skipif(
 )
 
 F16 = np.dtype(np.float16)
+finite_half = st.floats(width=16, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def cancelling_halves(draw, size=None, max_size=200):
+    """Finite halves with some pairs v, -v among them, often a multiple of 8
+    apart (as SIMD lanes and unrolled loops pair elements): their sum cancels,
+    so what is left shows any rounding on the way."""
+    n = draw(st.integers(0, max_size)) if size is None else size
+    a = draw(hnp.arrays(F16, n, elements=finite_half))
+    for _ in range(draw(st.integers(0, 3)) if a.size >= 2 else 0):
+        i = draw(st.integers(0, a.size - 1))
+        step = draw(st.sampled_from([1, 8, 16, 32]) | st.integers(1, a.size - 1))
+        j, k = ((i + step * draw(st.integers(1, 4))) % a.size for _ in "jk")
+        if i != j:
+            # in the same lane as v and -v perhaps, and far smaller than v
+            a[k] = draw(st.floats(-(2.0**-10), 2.0**-10, width=16) | finite_half)
+            v = draw(st.sampled_from([65504.0, 2048.0, 3.0]) | finite_half)
+            a[i], a[j] = v, -v
+    return a
 
 
 # --- conversions between NumPy values and our arrays -------------------------------

@@ -10,6 +10,7 @@ has them) and on the portable ones.
 from __future__ import annotations
 
 import importlib
+import math
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from .halfprec_support import (
     NO_ARRAY_ARGUMENT,
     SWEEP,
     c32_from_parts,
+    cancelling_halves,
     check_sweep_case,
     cpu_halfprec,
     needs_kernels,
@@ -727,6 +729,29 @@ def test_reductions(loops, name, data, axis, keepdims):
             atol=2.0**-13,
             equal_nan=True,
         )
+
+
+@st.composite
+def cancelling_pairs(draw):
+    n = draw(st.integers(0, 100))
+    re, im = draw(cancelling_halves(size=n)), draw(cancelling_halves(size=n))
+    return np.stack([re, im], axis=-1)
+
+
+@settings(fixture_ok, max_examples=200)
+@given(
+    data=cancelling_pairs(), how=st.sampled_from(["contiguous", "strided", "reversed"])
+)
+def test_sum_is_exact_in_every_loop_and_layout(loops, data, how):
+    """Each part sums exactly in double (see test_float16's twin): every
+    loop and layout gives math.fsum's parts, rounded once."""
+    exact = complex(
+        *(math.fsum(data[:, k].astype(np.float64).tolist()) for k in (0, 1))
+    )
+    z = layout(c32_from_parts(data), how)
+    assert complex(xp.sum(z, dtype=xp.complex128)) == exact
+    got = to_np(ocean_ext.view_as_real(xp.sum(z)))
+    same_bits(got, np.array([exact.real, exact.imag]).astype(F16))
 
 
 def test_reductions_accumulate_in_float32_or_wider(loops):

@@ -8,6 +8,7 @@ run on NumPy's own float16 loops are checked against NumPy's float16.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -23,6 +24,7 @@ from ..helpers import CPU0, to_np
 from .halfprec_support import (
     NO_ARRAY_ARGUMENT,
     SWEEP,
+    cancelling_halves,
     check_sweep_case,
     cpu_halfprec,
     needs_kernels,
@@ -314,6 +316,29 @@ def test_sum_accumulates_in_float32_or_wider(loops):
     assert xp.sum(h, dtype=complex32).dtype == complex32
     with pytest.raises(TypeError):
         xp.sum(h, dtype=xp.int64)
+
+
+@settings(fixture_ok, max_examples=200)
+@given(
+    data=cancelling_halves(), how=st.sampled_from(["contiguous", "strided", "reversed"])
+)
+def test_sum_is_exact_in_every_loop_and_layout(loops, data, how):
+    """Halves are multiples of 2**-24 below 2**16: a double holds the sum of
+    up to 2**13 of them exactly, so every loop (SIMD on contiguous data,
+    scalar on strided) must give math.fsum's value, rounded once to half."""
+    exact = math.fsum(data.astype(np.float64).tolist())
+    x = layout(f16(data), how)
+    assert float(xp.sum(x, dtype=xp.float64)) == exact
+    same_bits(to_np(xp.sum(x)), np.asarray(exact).astype(F16))
+
+
+def test_sum_keeps_what_cancellation_leaves(loops):
+    # in binary32 lanes 65504 + 2**-14 lost the 2**-14, leaving 0 after -65504
+    a = np.zeros(96, F16)
+    a[[0, 32, 64]] = 65504, 2.0**-14, -65504
+    assert float(xp.sum(f16(a))) == 2.0**-14
+    assert float(xp.sum(f16(a), dtype=xp.float64)) == 2.0**-14
+    assert float(xp.mean(f16(a))) == float(np.float16(2.0**-14 / 96))
 
 
 @fixture_ok

@@ -45,9 +45,6 @@
 static int simd_level = 0;
 static int max_level = 0;
 
-/* Sums add blocks of up to BLOCK_ elements in binary32 lanes, then in double. */
-#define BLOCK_ 2048
-
 #define LOOP_ARGS \
     char **args, npy_intp const *dim, npy_intp const *steps, void *NPY_UNUSED(data)
 
@@ -379,30 +376,6 @@ f16_to_f32_bulk512(const char *ip, char *op, npy_intp nfloats)
     return i;
 }
 
-/* sums of n contiguous elements of GROUP halves into acc[0..GROUP-1], by
-   blocks (see SUM_SIMD_hw); returns the elements done */
-OC_HW512 static npy_intp
-sum_bulk512(const char *p, npy_intp n, int group, double *acc)
-{
-    const npy_intp per = 64 / group; /* elements per 4 vectors */
-    npy_intp i = 0;
-    while (i + per <= n) {
-        npy_intp end = i + ((n - i < 2 * BLOCK_ ? n - i : 2 * BLOCK_) / per) * per;
-        __m512 c0 = _mm512_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
-        for (; i < end; i += per, p += 128) {
-            c0 = _mm512_add_ps(c0, ld8z(p));
-            c1 = _mm512_add_ps(c1, ld8z(p + 32));
-            c2 = _mm512_add_ps(c2, ld8z(p + 64));
-            c3 = _mm512_add_ps(c3, ld8z(p + 96));
-        }
-        float t[16];
-        _mm512_storeu_ps(t, _mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)));
-        for (int k = 0; k < 16; k++) {
-            acc[k % group] += t[k];
-        }
-    }
-    return i;
-}
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -1207,38 +1180,39 @@ VARIANTS(GEN_F16_SQRT, f16_sqrt_loop, 0)
 /* ------------------------------------------------------------------------ */
 /* reductions (generalized ufuncs over a core axis of length n)             */
 /* ------------------------------------------------------------------------ */
-/* Sums accumulate blocks of up to BLOCK elements in binary32 lanes (exact
-   enough: a block adds at most BLOCK / 8 values per lane) and the block
-   sums in double. */
-#define BLOCK BLOCK_
-
+/* Sums accumulate in double, whatever the layout: a half is an integer
+   multiple of 2**-24 below 2**16, so a double holds the sum of up to 2**13 of
+   them exactly, and the contiguous (SIMD) and strided (scalar) loops give the
+   same result to the last bit (in float32 lanes 65504 + 2**-14 - 65504 was 0).
+   Beyond 2**13 elements the order of the additions may change the double's
+   last bit, as for any float64 sum. */
 #define SUM_SIMD_soft(GROUP)
 #if OC_X86
-/* GROUP: halves per element (2 for complex32, 1 for float16).  The 8-lane
-   accumulators hold re, im alternately (complex32) or 8 partial sums. */
+/* GROUP: halves per element (2 for complex32, 1 for float16).  Each 4-double
+   accumulator holds re, im alternately (complex32) or 4 partial sums. */
 #define SUM_SIMD_hw(GROUP)                                                    \
     if (s == 2 * GROUP) {                                                     \
-        if (simd_level >= 2) {                                                \
-            npy_intp d = sum_bulk512(p, n, GROUP, acc);                       \
-            i += d;                                                           \
-            p += 2 * GROUP * d;                                               \
+        const npy_intp per = 32 / GROUP; /* elements per 4 loads */           \
+        __m256d d[8];                                                         \
+        for (int k = 0; k < 8; k++) {                                         \
+            d[k] = _mm256_setzero_pd();                                       \
         }                                                                     \
-        const npy_intp per = 32 / GROUP; /* elements per 4 vectors */         \
-        while (i + per <= n) {                                                \
-            npy_intp end = i + ((n - i < BLOCK ? n - i : BLOCK) / per) * per; \
-            __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;       \
-            for (; i < end; i += per, p += 64) {                              \
-                c0 = _mm256_add_ps(c0, ld4(p));                               \
-                c1 = _mm256_add_ps(c1, ld4(p + 16));                          \
-                c2 = _mm256_add_ps(c2, ld4(p + 32));                          \
-                c3 = _mm256_add_ps(c3, ld4(p + 48));                          \
+        for (; i + per <= n; i += per, p += 64) {                             \
+            for (int k = 0; k < 4; k++) {                                     \
+                __m256 v = ld4(p + 16 * k);                                   \
+                __m128 lo = _mm256_castps256_ps128(v);                        \
+                __m128 hi = _mm256_extractf128_ps(v, 1);                      \
+                d[2 * k] = _mm256_add_pd(d[2 * k], _mm256_cvtps_pd(lo));      \
+                d[2 * k + 1] = _mm256_add_pd(d[2 * k + 1], _mm256_cvtps_pd(hi)); \
             }                                                                 \
-            float t[8];                                                       \
-            _mm256_storeu_ps(t, _mm256_add_ps(_mm256_add_ps(c0, c1),          \
-                                              _mm256_add_ps(c2, c3)));        \
-            for (int k = 0; k < 8; k++) {                                     \
-                acc[k % GROUP] += t[k];                                       \
-            }                                                                 \
+        }                                                                     \
+        for (int k = 1; k < 8; k++) {                                         \
+            d[0] = _mm256_add_pd(d[0], d[k]);                                 \
+        }                                                                     \
+        double t[4];                                                          \
+        _mm256_storeu_pd(t, d[0]);                                            \
+        for (int k = 0; k < 4; k++) {                                         \
+            acc[k % GROUP] += t[k];                                           \
         }                                                                     \
     }
 #endif
