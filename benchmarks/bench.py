@@ -569,6 +569,9 @@ _stmt_case("sin", "f(x)", "other", func="sin", numexpr="sin(x)")
 _stmt_case("sqrt", "f(x)", "other", func="sqrt", numexpr="sqrt(x)")
 _stmt_case("log", "f(x)", "other", func="log", numexpr="log(x)")
 _stmt_case("argmax", "f(x)", "other", func="argmax")
+_stmt_case(
+    "sort_2d", "f(a)", "other", func="sort", doc="xp.sort(a), a float64 2-D (rows)"
+)
 _stmt_case("take", "f(x, idx, axis=0)", "other", func="take")
 
 

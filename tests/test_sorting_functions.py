@@ -177,21 +177,23 @@ _FLOATS = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)]
 
 
 @contextlib.contextmanager
-def _rows_short_enough_for_stable(short: bool):
-    """The CPU backend sorts float rows up to ``_STABLE_UP_TO`` long
-    (``_STABLE_UP_TO_1D`` for a 1-D array) with
-    NumPy's stable sort and longer ones with its fast sort plus a fix-up of the
-    ties; ``short=False`` sends every row through the fix-up, so that the small
-    inputs drawn here test both paths."""
+def _rows_short_enough_for_stable(short: bool, count: bool = True):
+    """The CPU backend sorts floats in short rows, few in all
+    (``_stable_is_faster``), with NumPy's stable sort and others with its
+    fast sort plus a fix-up of the ties, which finds each row's zeros by
+    counting (``_count_is_faster``) or by a binary search; ``short=False``
+    sends every row through the fix-up, so that the small inputs drawn here
+    test both paths, and ``count`` picks the fix-up's way to the zeros."""
     from ocean_cpu import _backend as cpu
 
-    saved = cpu._STABLE_UP_TO, cpu._STABLE_UP_TO_1D
+    saved = cpu._stable_is_faster, cpu._count_is_faster
     if not short:
-        cpu._STABLE_UP_TO = cpu._STABLE_UP_TO_1D = -1
+        cpu._stable_is_faster = lambda n, size: False
+    cpu._count_is_faster = lambda n, size: count
     try:
         yield
     finally:
-        cpu._STABLE_UP_TO, cpu._STABLE_UP_TO_1D = saved
+        cpu._stable_is_faster, cpu._count_is_faster = saved
 
 
 @given(data=st.data(), descending=st.booleans(), stable=st.booleans())
@@ -204,7 +206,9 @@ def test_sort_floats_bit_for_bit(data, descending, stable):
     if nd != np.float16 and data.draw(st.booleans(), label="byteswapped"):
         a = a.astype(nd.newbyteorder())
     axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
-    with _rows_short_enough_for_stable(data.draw(st.booleans(), label="short")):
+    with _rows_short_enough_for_stable(
+        data.draw(st.booleans(), label="short"), data.draw(st.booleans(), label="count")
+    ):
         res = xp.sort(_as_array(a), axis=axis, descending=descending, stable=stable)
     _assert_same_bits(res, _stable_sort(a, axis, descending))
 
@@ -221,9 +225,11 @@ def test_sort_long_rows_of_ties_bit_for_bit(data, n, rows, descending):
     nd = data.draw(st.sampled_from(_FLOATS), label="dtype")
     a = _tie_floats(data, nd, (rows, n))
     # Rows this short take NumPy's stable sort unless forced through the
-    # fast sort and its fix-up (which the rows of _STABLE_UP_TO + 1 below
-    # reach without forcing).
-    with _rows_short_enough_for_stable(data.draw(st.booleans(), label="short")):
+    # fast sort and its fix-up (which the rows of 4,097 below reach without
+    # forcing).
+    with _rows_short_enough_for_stable(
+        data.draw(st.booleans(), label="short"), data.draw(st.booleans(), label="count")
+    ):
         for axis, b in ((1, a), (0, a.T.copy())):
             res = xp.sort(_as_array(b), axis=axis, descending=descending)
             _assert_same_bits(res, _stable_sort(b, axis, descending))
@@ -238,7 +244,8 @@ def test_sort_rows_longer_than_the_stable_cutoff_bit_for_bit(nd, descending):
 
     rng = np.random.default_rng(16)
     bits = np.asarray(_tie_bits(nd), dtype=_UINT[nd.itemsize])
-    a = rng.choice(bits, size=(2, cpu._STABLE_UP_TO + 1)).view(nd)
+    a = rng.choice(bits, size=(2, 4097)).view(nd)
+    assert not cpu._stable_is_faster(4097, a.size)
     for axis, b in ((1, a), (0, a.T.copy())):
         res = xp.sort(_as_array(b), axis=axis, descending=descending)
         _assert_same_bits(res, _stable_sort(b, axis, descending))
