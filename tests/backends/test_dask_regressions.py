@@ -1005,3 +1005,46 @@ def test_a_0d_index_array_on_a_data_dependent_axis(key):
             run(DASK, masked(a, (2, 2)))
     else:
         same(run(DASK, masked(a, (2, 2))), want)
+
+
+def _outcome(f, device):
+    """``f(device)`` computed on the CPU (values), or the type it raised."""
+    try:
+        return values(f(device))
+    except Exception as exc:  # the type is the outcome
+        return type(exc)
+
+
+def same_outcome(f):
+    """``f`` gives the same values, or raises the same type, on both devices."""
+    want = _outcome(f, CPU)
+    got = _outcome(f, DASK)
+    if isinstance(want, type) or isinstance(got, type):
+        assert got is want, (got, want)
+    else:
+        same(got, want)
+    return want
+
+
+@pytest.mark.parametrize(
+    ("shape", "bound", "want"),
+    [
+        ((2, 3), [-1, 5], ValueError),  # both errors: the shapes first
+        ((2, 3), [[-1], [5]], OverflowError),  # the range only
+        ((2, 3), [7, 5], ValueError),  # the shapes only
+        ((2, 3), [[9], [5]], None),  # neither
+    ],
+)
+def test_clip_checks_shapes_before_the_range_of_bound_arrays(shape, bound, want):
+    # cpu:0 checked the range of a wider integer bound first (OverflowError)
+    # where dask's graph found the shapes first (ValueError): the shapes are
+    # checked first on every device, as NumPy does
+    def f(device):
+        x = xp.zeros(shape, dtype=xp.uint8, device=device)
+        return xp.clip(x, max=xp.asarray(bound, dtype=xp.int16, device=device))
+
+    got = same_outcome(f)
+    if want is None:
+        assert not isinstance(got, type)
+    else:
+        assert got is want
