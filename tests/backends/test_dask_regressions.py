@@ -1048,3 +1048,33 @@ def test_clip_checks_shapes_before_the_range_of_bound_arrays(shape, bound, want)
         assert not isinstance(got, type)
     else:
         assert got is want
+
+
+@pytest.mark.parametrize("chunks", [None, 1, 2])
+@pytest.mark.parametrize(
+    ("axes", "shape2"),
+    [(0, (2, 4)), (((1,), (0,)), (1, 4)), (((1,), (1,)), (4, 1))],
+    ids=["outer", "length-1", "length-1-last"],
+)
+def test_tensordot_of_one_term_is_the_elementwise_product(axes, shape2, chunks):
+    # an outer product overflowing in a complex part gave NaN on cpu:0 and in
+    # one chunk (BLAS's gemm scales the product by alpha = 1), but -inf+infj
+    # in chunks of one (no BLAS for 1x1 blocks) and in `multiply`
+    big = np.float32(-3.4028234663852886e38)
+    a = np.array([[-2.0], [big - 13.17j], [1 + 1j]], dtype=np.complex64)
+    b = np.full(shape2, 6.79 - 9.12j, dtype=np.complex64)
+    b.reshape(-1)[-1] = 3 + 4j
+    if axes == 0:
+        a = a[:, 0]
+    left = a.reshape(3, *(1,) * len(b.squeeze().shape))
+    with np.errstate(all="ignore"):
+        want = left * b.squeeze()  # each element one product, as multiply
+    assert np.isinf(want.real).any()
+    for device in (CPU, DASK):
+        x1 = xp.asarray(a, device=device)
+        x2 = xp.asarray(b, device=device)
+        if device == DASK and chunks:
+            x1, x2 = ocean_ext.rechunk(x1, chunks), ocean_ext.rechunk(x2, chunks)
+        res = xp.tensordot(x1, x2, axes=axes)
+        same(values(res), want)
+        assert res.dtype == xp.complex64
