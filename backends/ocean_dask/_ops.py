@@ -1605,6 +1605,16 @@ def _setitem(
     if not checked:
         x.check_writeable()
     key = unwrap(key)
+    keys = key if key.__class__ is tuple else (key,)
+    if (
+        getattr(value, "ndim", 0)
+        and len(keys) == x.ndim
+        and all(_names_one(k) for k in keys)
+    ):
+        # Note: as NumPy: a key of integers only (0-d index arrays too) names
+        # one element, which takes no array of dimensions, even of one element
+        msg = "setting an array element with a sequence."
+        raise ValueError(msg)
     if value.__class__ is LazyArray and value.parent is x and not back:
         # x[k] = x[k] (Python's ``x[k] += v`` ends so, after the view's own
         # in-place write went through): the view holds x[k]'s values already
@@ -1643,7 +1653,9 @@ def _setitem(
     keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
     arrays = [k for k in keys if isinstance(k, _Array)]
     if _sizes.unknown(arr) and (
-        not arrays
+        # 0-d integer arrays index as integers do (their axis dropped), an
+        # integer array of one dimension with a scalar value as a selection
+        all(a.ndim == 0 and a.dtype.kind in "iu" for a in arrays)
         or (len(arrays) == 1 and arrays[0].ndim == 1 and not isinstance(value, _Array))
     ):
         rebind(x, _assign_unknown(arr, keys, value))
@@ -1660,6 +1672,13 @@ def _setitem(
     new = arr.copy()
     new[keys] = value  # dask rewrites `new` (a fresh object) in place
     rebind(x, new)
+
+
+def _names_one(k: Any) -> bool:
+    """Whether key item ``k`` is an integer (or a 0-d integer index array)."""
+    if isinstance(k, _Array):
+        return k.ndim == 0 and k.dtype.kind in "iu"
+    return isinstance(k, (int, np.integer)) and not isinstance(k, bool)
 
 
 def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
@@ -1679,7 +1698,7 @@ def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
             continue
         axis = len(items)
         items.append(k)
-        if isinstance(k, (slice, _Array)):
+        if isinstance(k, slice) or (isinstance(k, _Array) and k.ndim):
             value_axes.append(axis)
     items.extend([slice(None)] * (arr.ndim - len(items)))
     value_axes.extend(range(len(keys) - value_axes.count(None), arr.ndim))

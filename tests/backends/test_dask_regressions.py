@@ -1078,3 +1078,80 @@ def test_tensordot_of_one_term_is_the_elementwise_product(axes, shape2, chunks):
         res = xp.tensordot(x1, x2, axes=axes)
         same(values(res), want)
         assert res.dtype == xp.complex64
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (lambda i: i(2), 9),
+        (lambda i: i(-1), 9),
+        (lambda i: i(np.uint8(4)), 9),
+        (lambda i: (i(1), slice(None)), [7, 8]),  # an array value
+        (lambda i: (i(-2), ...), lambda d: xp.asarray(6, device=d)),
+        (lambda i: (slice(None), i(0)), 5),
+        (lambda i: (None, i(3), slice(None, None, -1)), 4),
+        (lambda i: (i(2), i(1)), 3),
+        (lambda i: (i(4), i(-1)), lambda d: xp.asarray(3, device=d)),
+        (lambda i: i(5), 9),  # out of bounds: IndexError at compute
+        (lambda i: i(-6), 9),
+        (lambda i: (slice(1, None), i(2)), 9),  # the known axis, out of bounds
+    ],
+)
+def test_a_0d_index_array_assigns_on_a_data_dependent_axis(key, value):
+    # v[asarray(2)] = 9 was refused (NotImplementedError) where the axis has
+    # a data-dependent length: a 0-d index array assigns as an integer does
+    a = np.arange(10).reshape(5, 2)
+
+    def f(device):
+        x = xp.asarray(a, device=device) if device == CPU else masked(a, (2, 2))
+        v = value(device) if callable(value) else value
+        v = xp.asarray(v, device=device) if isinstance(v, list) else v
+        x[key(lambda k: xp.asarray(k, device=device))] = v
+        return x
+
+    want = same_outcome(f)
+    assert want is IndexError or not isinstance(want, type)
+
+
+@pytest.mark.parametrize("data_dependent", [False, True])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (lambda i: (4, -1), [[3]]),
+        (lambda i: (i(4), -1), [3]),
+        (lambda i: (i(4), i(1)), [3]),
+        (lambda i: (4, -1), 3),
+        (lambda i: (None, 4, -1), [3]),  # a selection of shape (1,)
+        (lambda i: (4, ..., -1), [[3]]),
+        (lambda i: (i(4),), [[3]]),
+    ],
+)
+def test_one_element_takes_no_array_of_dimensions(key, value, data_dependent):
+    # x[4, -1] = asarray([[3]]) raised NumPy's ValueError on cpu:0 ("setting
+    # an array element with a sequence") and wrote 3 on the dask device
+    a = np.arange(10).reshape(5, 2)
+
+    def f(device):
+        if device == CPU:
+            x = xp.asarray(a, device=device)
+        else:
+            x = masked(a, (2, 3)) if data_dependent else on(a, (2, 1))
+        x[key(lambda k: xp.asarray(k, device=device))] = xp.asarray(
+            value, device=device
+        )
+        return x
+
+    same_outcome(f)
+
+
+def test_one_element_of_a_view_takes_no_array_of_dimensions():
+    for device in (CPU, DASK):
+        x = xp.reshape(xp.arange(10, device=device), (5, 2))
+        row = x[1]
+        with pytest.raises(ValueError, match="sequence"):
+            row[0] = xp.asarray([7], device=device)
+        block = x[1:3, :]
+        with pytest.raises(ValueError, match="sequence"):
+            block[0, 1] = xp.asarray([[7]], device=device)
+        row[0] = xp.asarray(7, device=device)
+        assert values(x)[1].tolist() == [7, 3]
