@@ -1102,6 +1102,8 @@ def _getitem(x: Any, key: Any) -> Any:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
         if mask.ndim == 1:
+            if _unknown_mask_axes(x, mask):
+                return _mask_unknown(x, mask)
             # arrays masked by one mask (chunked alike) are cut alike
             token = ("mask", mask.name, x.chunks[0])
             return _sizes.tag(x[mask], {0: token})
@@ -1278,18 +1280,42 @@ def _take_unknown(x: Any, idx: Any, axis: int) -> Any:
     )
 
 
+def _unknown_mask_axes(x: Any, mask: Any) -> bool:
+    """Whether ``x[mask]`` meets a data-dependent length along the masked
+    axes (in ``x`` or in ``mask``)."""
+    return any(
+        _sizes.unknown_axis(x, i) or _sizes.unknown_axis(mask, i)
+        for i in range(mask.ndim)
+    )
+
+
 def _mask_unknown(x: Any, mask: Any) -> Any:
-    """``x[mask]`` for an n-d mask (n > 1) where sizes are data-dependent:
-    the masked axes but the first made whole (chunks then hold whole rows of
-    them, in row-major order), each chunk masked by its part of the mask."""
+    """``x[mask]`` where the masked axes have data-dependent lengths (in
+    ``x``, in ``mask`` or both), lazily: the masked axes but the first made
+    whole (chunks then hold whole rows of them, in row-major order), and the
+    first paired chunk by chunk where ``x`` and ``mask`` are cut alike (one
+    partition token, as many chunks: ``y[y > 0]``), else made whole in both
+    (a mask from another array).  Each task masks its part, checking the
+    lengths when the graph runs: NumPy's IndexError where they differ (a
+    mask length of 0 fits any, selecting nothing, as on the CPU)."""
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
 
     k = mask.ndim
     x = _sizes.whole(x, range(1, k))
     mask = _sizes.whole(mask, range(1, k))
-    if x.numblocks[0] != mask.numblocks[0]:
-        mask = _align_first(mask, x)
+    ux, um = _sizes.unknown_axis(x, 0), _sizes.unknown_axis(mask, 0)
+    alike = (
+        ux
+        and um
+        and x.numblocks[0] == mask.numblocks[0]
+        and _sizes.partition(x, 0) == _sizes.partition(mask, 0)
+    )
+    if not (ux or um):
+        if x.numblocks[0] != mask.numblocks[0] or x.chunks[0] != mask.chunks[0]:
+            mask = mask.rechunk({0: x.chunks[0]})
+    elif not alike:
+        x, mask = _sizes.gather(x, 0), _sizes.gather(mask, 0)
     name = f"ocean-mask-{tokenize(x.name, mask.name)}"
     dsk: dict[Any, Any] = {}
     rest = x.numblocks[k:]
@@ -1302,23 +1328,26 @@ def _mask_unknown(x: Any, mask: Any) -> Any:
             )
     chunks = ((math.nan,) * x.numblocks[0], *x.chunks[k:])
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x, mask])
-    return da.Array(graph, name, chunks, meta=_sizes._meta(x, x.ndim - k + 1))
+    res = da.Array(graph, name, chunks, meta=_sizes._meta(x, x.ndim - k + 1))
+    if alike and x.numblocks[0] > 1:
+        # arrays masked by one mask, cut alike, are cut alike
+        _sizes.tag(res, {0: ("mask", mask.name, _sizes.partition(x, 0))})
+    return res
 
 
 def _masked_block(b: Any, m: Any) -> Any:
+    k = m.ndim
+    if 0 in m.shape:  # (a length of 0 fits any: nothing selected)
+        return _chunks.module_of(b).empty((0, *b.shape[k:]), dtype=b.dtype)
+    for i in range(k):
+        if m.shape[i] != b.shape[i]:
+            msg = (
+                f"__getitem__(): boolean index did not match indexed array along "
+                f"axis {i}; size of axis is {b.shape[i]} but size of "
+                f"corresponding boolean axis is {m.shape[i]}"
+            )
+            raise IndexError(msg)
     return b[m]
-
-
-def _align_first(mask: Any, x: Any) -> Any:
-    """``mask`` chunked as ``x`` along the first axis (known sizes only)."""
-    if _sizes.unknown_axis(mask, 0) or _sizes.unknown_axis(x, 0):
-        msg = (
-            "__getitem__(): the mask and the array have data-dependent sizes "
-            "(None) in different chunks, which the dask device cannot align "
-            "lazily; compute them first (ocean_ext.compute or ocean_ext.persist)"
-        )
-        raise NotImplementedError(msg)
-    return mask.rechunk({0: x.chunks[0]})
 
 
 def _check_slices(keys: tuple[Any, ...]) -> None:
@@ -1833,6 +1862,11 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     ValueError when the graph runs, which counts them).
     """
     trailing = arr.ndim - mask.ndim
+    if _unknown_mask_axes(arr, mask) and not _cut_alike(arr, mask):
+        # lengths known only when the graph runs, in chunks that do not pair
+        if isinstance(value, _Array):
+            value = _fit_value(value, (math.nan, *arr.shape[mask.ndim :]))
+        return _mask_assign_whole(arr, mask, value)
     full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
     if isinstance(value, _Array):
         value = _fit_value(value, (math.nan, *arr.shape[mask.ndim :]))
@@ -1892,12 +1926,6 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
     ValueError when the graph runs.
     """
     rest = arr.shape[mask.ndim :]
-    if any(_unknown(s) for s in arr.shape):
-        msg = (
-            "__setitem__(): the array has a data-dependent size (None) on the "
-            "dask device; compute it first (ocean_ext.compute)"
-        )
-        raise NotImplementedError(msg)
     trailing = len(rest)
     if value.ndim > trailing + 1:
         msg = (
@@ -1908,6 +1936,8 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
     if value.ndim <= trailing:  # broadcasts over the selected elements
         full = mask[(...,) + (None,) * trailing]
         return _elemwise(_chunk_where, full, value, arr, dtype=arr.dtype)
+    if _sizes.unknown(arr) or _sizes.unknown(mask):
+        return _mask_assign_whole(arr, mask, value)
     arr = arr.rechunk({mask.ndim + i: -1 for i in range(trailing)})
     mask = mask.rechunk(arr.chunks[: mask.ndim])
     flat = _rs(mask, (-1,)).astype(np.int64)
@@ -1941,6 +1971,60 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
         # per task) as if they multiplied the output's: a false warning
         warnings.simplefilter("ignore", da.PerformanceWarning)
         return _blockwise_assign(block, lead, tail, arr, mask, order, value, total)
+
+
+def _cut_alike(x: Any, mask: Any) -> bool:
+    """Whether ``x`` and ``mask`` pair chunk by chunk along the masked axes:
+    known lengths there, or data-dependent ones cut alike (one partition
+    token, as many chunks: ``y[y > 0]``)."""
+    for i in range(mask.ndim):
+        ux, um = _sizes.unknown_axis(x, i), _sizes.unknown_axis(mask, i)
+        if (ux or um) and not (
+            ux
+            and um
+            and x.numblocks[i] == mask.numblocks[i]
+            and _sizes.partition(x, i) == _sizes.partition(mask, i)
+        ):
+            return False
+    return True
+
+
+def _mask_assign_whole(arr: Any, mask: Any, value: Any) -> Any:
+    """``arr[mask] = value`` where sizes are data-dependent and the chunks
+    do not pair: ``arr``, ``mask`` and an array ``value`` each brought into
+    one chunk, and one task writes (NumPy's own assignment, with its errors:
+    a mask that does not fit, a number of rows that is not the number of
+    selected elements), as the CPU does.  The array is then held by one
+    task, as an axis of data-dependent length is for ``sort``."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    arrays = [a for a in (arr, mask, value) if isinstance(a, _Array)]
+    parts = [_sizes.whole(a, range(a.ndim)) for a in arrays]
+    args = [(a.name, *(0,) * a.ndim) for a in parts]
+    if not isinstance(value, _Array):
+        args.append(value)  # a scalar
+    name = f"ocean-mask-assign-{tokenize(*(a.name for a in parts), value)}"
+    key = (name, *(0,) * arr.ndim)
+    dsk = {key: (_assign_rows, *args)}
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=parts)
+    return da.Array(graph, name, parts[0].chunks, meta=parts[0]._meta)
+
+
+def _assign_rows(a: Any, m: Any, rows: Any) -> Any:
+    k = m.ndim
+    for i in range(k):
+        if m.shape[i] != a.shape[i] and 0 not in m.shape:
+            msg = (
+                f"__setitem__(): boolean index has size {m.shape[i]} in "
+                f"dimension {i}, the array has {a.shape[i]}"
+            )
+            raise IndexError(msg)
+    out = a.copy()
+    if 0 in m.shape:
+        m = _chunks.module_of(a).zeros(a.shape[:k], dtype=bool)
+    out[m] = rows
+    return out
 
 
 def _blockwise_assign(

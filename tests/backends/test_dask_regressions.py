@@ -1155,3 +1155,95 @@ def test_one_element_of_a_view_takes_no_array_of_dimensions():
             block[0, 1] = xp.asarray([[7]], device=device)
         row[0] = xp.asarray(7, device=device)
         assert values(x)[1].tolist() == [7, 3]
+
+
+def _dd(device, a, chunks, keep=None):
+    """``a`` where ``keep`` (default: every row), on ``device``: a first
+    axis of data-dependent length on the dask device, cut by its own mask."""
+    a = np.asarray(a)
+    keep = np.ones(a.shape[0], dtype=bool) if keep is None else np.asarray(keep)
+    keep = keep.astype(bool)
+    if device == CPU:
+        return xp.asarray(a[keep], device=CPU)
+    return on(a, chunks)[on(keep, chunks[:1])]
+
+
+_MASK_CASES = {
+    # name: (x, mask) makers on a device; "dd": data-dependent length
+    "dd[own mask]": lambda d: (lambda y: (y, y > 1))(_dd(d, np.arange(6), (2,))),
+    "dd[known mask]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        xp.asarray([True, False, True, False, True], device=d),
+    ),
+    "dd[known mask, too short]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        xp.asarray([True, False, True, False], device=d),
+    ),
+    "known[dd mask]": lambda d: (
+        xp.arange(5, device=d),
+        _dd(d, np.arange(7), (3,), [1, 1, 0, 1, 1, 0, 1]) > 2,
+    ),
+    "known[dd mask, too long]": lambda d: (
+        xp.arange(4, device=d),
+        _dd(d, np.arange(7), (3,), [1, 1, 0, 1, 1, 0, 1]) > 2,
+    ),
+    "dd[dd mask, other cut, as many chunks]": lambda d: (
+        _dd(d, np.arange(10, 16), (3,), [1, 1, 1, 1, 1, 0]),
+        _dd(d, np.arange(6), (3,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd[dd mask, other cut, other chunks]": lambda d: (
+        _dd(d, np.arange(10, 16), (2,), [1, 1, 1, 1, 1, 0]),
+        _dd(d, np.arange(6), (4,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd[dd mask, other length]": lambda d: (
+        _dd(d, np.arange(10, 16), (2,), [1, 1, 1, 1, 0, 0]),
+        _dd(d, np.arange(6), (4,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd 2-d[known 1-d mask]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.asarray([True, False, True], device=d),
+    ),
+    "dd 2-d[own 2-d mask]": lambda d: (lambda y: (y, y > 4))(
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1])
+    ),
+    "dd 2-d[known 2-d mask]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.asarray(np.eye(3, dtype=bool), device=d),
+    ),
+    "dd 2-d[known 2-d mask, too short]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.ones((2, 3), dtype=xp.bool, device=d),
+    ),
+    "dd[mask of length 0]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        _dd(d, np.arange(5), (2,), [0, 0, 0, 0, 0]) > 0,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_MASK_CASES))
+def test_masks_meeting_data_dependent_lengths(case):
+    # x[mask] where x's or the mask's length is data-dependent and they are
+    # not cut alike raised dask's ValueError ("operands could not be
+    # broadcast together with shapes (nan,) (5,)") or "chunk sizes are
+    # unknown" where cpu:0 computes, and a ValueError where it raises
+    # IndexError; assignments too
+    make = _MASK_CASES[case]
+
+    def read(device):
+        x, m = make(device)
+        return x[m]
+
+    def write_scalar(device):
+        x, m = make(device)
+        x[m] = 99
+        return x
+
+    def write_rows(device):
+        x, m = make(device)
+        x[m] = x[m] * 10 + 1
+        return x
+
+    got = [same_outcome(f) for f in (read, write_scalar, write_rows)]
+    assert all(g is IndexError or not isinstance(g, type) for g in got), got
+    assert ("too" in case or "other length" in case) == (got[0] is IndexError)
