@@ -1640,10 +1640,7 @@ def _setitem(
         and len(keys) == x.ndim
         and all(_names_one(k) for k in keys)
     ):
-        # Note: as NumPy: a key of integers only (0-d index arrays too) names
-        # one element, which takes no array of dimensions, even of one element
-        msg = "setting an array element with a sequence."
-        raise ValueError(msg)
+        value = _one_element(x.arr, keys, unwrap(value))
     if value.__class__ is LazyArray and value.parent is x and not back:
         # x[k] = x[k] (Python's ``x[k] += v`` ends so, after the view's own
         # in-place write went through): the view holds x[k]'s values already
@@ -1701,6 +1698,41 @@ def _setitem(
     new = arr.copy()
     new[keys] = value  # dask rewrites `new` (a fresh object) in place
     rebind(x, new)
+
+
+def _one_element(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """The value for ``arr[keys] = value``, where ``keys`` names one element
+    and ``value`` has dimensions: NumPy's (so the CPU's) error, or a 0-d
+    value.
+
+    Note: NumPy converts an array into one element as a scalar: a bool
+    element takes an array of one element, a real one raises ValueError
+    ("setting an array element with a sequence"), a complex one TypeError.
+    Where the key's bounds are checked only when the graph runs (index
+    arrays, axes of data-dependent length), the error is raised there too,
+    after them, as the CPU checks the bounds first.
+    """
+    one = not any(_unknown(s) for s in value.shape) and math.prod(value.shape) == 1
+    kind = np.dtype(arr.dtype).kind
+    if kind == "b" and one:
+        return value.reshape(())
+    if kind == "c":
+        err: Exception = TypeError(
+            "only 0-dimensional arrays can be converted to a complex element"
+        )
+    else:
+        err = ValueError("setting an array element with a sequence.")
+    lazy = [
+        (ax, k)
+        for ax, k in enumerate(keys)
+        if isinstance(k, _Array) or _unknown(arr.shape[ax])
+    ]
+    if not lazy or any(_unknown(s) for s in value.shape):
+        raise err
+    sels = [_sizes.selected(arr, ax, k).any() for ax, k in lazy]
+    checked = functools.reduce(da.logical_or, sels)  # their IndexError first
+    first = value.reshape(()) if one else value.reshape(-1)[0]
+    return _raise_if(first, da.logical_or(checked, True), err)
 
 
 def _names_one(k: Any) -> bool:
@@ -1848,7 +1880,12 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     j = da.searchsorted(where_pos, flat, side="right") - 1
     jc = da.maximum(j, 0)
     hit = (j >= 0) & (where_pos[jc] == flat)
-    new = da.where(hit, where_val[jc], _rs(arr, (-1,)))
+    with warnings.catch_warnings():
+        # dask casts a complex meta array to the index's dtype on the way
+        # (a ComplexWarning about its own empty meta, not about data)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        picked = where_val[jc]
+    new = da.where(hit, picked, _rs(arr, (-1,)))
     return _rs(new, arr.shape).rechunk(arr.chunks)
 
 

@@ -1247,3 +1247,39 @@ def test_masks_meeting_data_dependent_lengths(case):
     got = [same_outcome(f) for f in (read, write_scalar, write_rows)]
     assert all(g is IndexError or not isinstance(g, type) for g in got), got
     assert ("too" in case or "other length" in case) == (got[0] is IndexError)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float32", "complex128"])
+@pytest.mark.parametrize("data_dependent", [False, True])
+@pytest.mark.parametrize("key", [0, -1, 5, "a0", "a-3", "a5"])
+@pytest.mark.parametrize("value", [[1], [[1]], [1, 1], 1])
+def test_one_element_takes_what_the_cpu_takes(dtype, data_dependent, key, value):
+    # NumPy converts an array into one element as a scalar: a bool element
+    # takes an array of one element, a real one raises ValueError, a complex
+    # one TypeError, and an index out of bounds raises IndexError first (on
+    # the dask device when the graph runs, for index arrays and axes of
+    # data-dependent length)
+    def f(device):
+        x = xp.zeros(3, dtype=getattr(xp, dtype), device=device)
+        if device == DASK and data_dependent:
+            x = x[xp.ones(3, dtype=xp.bool, device=device)]
+        k = key if isinstance(key, int) else xp.asarray(int(key[1:]), device=device)
+        x[k] = xp.asarray(value, dtype=getattr(xp, dtype), device=device)
+        return x
+
+    got = same_outcome(f)
+    if key in (5, "a5"):
+        assert got is IndexError
+    elif isinstance(value, list) and dtype != "bool":
+        assert got is (TypeError if dtype == "complex128" else ValueError)
+
+
+def test_complex_assignment_through_index_arrays_does_not_warn():
+    # dask's gather of the complex values cast its own meta to the index
+    # dtype: a ComplexWarning (an error under -W error) where cpu:0 is quiet
+    for k in (xp.asarray(0, device=DASK), xp.asarray([0, 2], device=DASK)):
+        x = xp.zeros(3, dtype=xp.complex128, device=DASK)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x[k] = xp.asarray(1j, dtype=xp.complex128, device=DASK)
+        assert values(x)[0] == 1j
