@@ -1542,7 +1542,9 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     with warnings.catch_warnings():  # as in _getitem: dask's meta cast
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         res = _rs(merged[_rs(flat, (-1,))], bshape + tuple(rest))
-    if 0 in res.shape:
+    if 0 in res.shape and 0 not in bshape:
+        # Note: as NumPy: indices are checked where the subspace they select
+        # is empty, not where they broadcast to no index at all
         res = _after(res, idx)
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:

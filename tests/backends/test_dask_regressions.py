@@ -1283,3 +1283,29 @@ def test_complex_assignment_through_index_arrays_does_not_warn():
             warnings.simplefilter("error")
             x[k] = xp.asarray(1j, dtype=xp.complex128, device=DASK)
         assert values(x)[0] == 1j
+
+
+@pytest.mark.parametrize("write", [False, True])
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda i: (i([5]), i(np.zeros(0, dtype=np.int64))),  # broadcast: none
+        lambda i: (i([[5]]), i(np.zeros((0, 1), dtype=np.int64))),
+        lambda i: (i([5]), slice(0, 0)),  # an empty subspace: checked
+        lambda i: (i([[5]]), slice(0, 0)),
+    ],
+)
+def test_index_arrays_broadcast_to_no_index_are_not_checked(key, write):
+    # found by the differential programs: NumPy (so cpu:0) checks indices
+    # whose subspace is empty, but not indices that broadcast to no index at
+    # all; the dask device checked those too (IndexError)
+    def f(device):
+        x = xp.zeros((4, 1), device=device)
+        k = key(lambda v: xp.asarray(v, device=device))
+        if write:
+            x[k] = 1.0
+            return x
+        return x[k]
+
+    got = same_outcome(f)
+    assert (got is IndexError) == isinstance(key(np.asarray)[1], slice)
