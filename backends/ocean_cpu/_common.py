@@ -189,7 +189,7 @@ def tensordot(xp: Any, x1: Any, x2: Any, axes: Any) -> Any:
         return xp.tensordot(x1, x2, axes=axes)
     a = x1.reshape(tuple(n for d, n in enumerate(x1.shape) if d not in ax1))
     b = x2.reshape(tuple(n for d, n in enumerate(x2.shape) if d not in ax2))
-    return xp.asarray(xp.multiply(a[(..., *(None,) * b.ndim)], b))
+    return xp.asarray(xp.multiply(a[(Ellipsis,) + (None,) * b.ndim], b))
 
 
 def store(out: Any, res: Any) -> Any:

@@ -2040,12 +2040,12 @@ def _mask_assign_whole(arr: Any, mask: Any, value: Any) -> Any:
 
     arrays = [a for a in (arr, mask, value) if isinstance(a, _Array)]
     parts = [_sizes.whole(a, range(a.ndim)) for a in arrays]
-    args = [(a.name, *(0,) * a.ndim) for a in parts]
+    args: list[Any] = [(a.name, *(0,) * a.ndim) for a in parts]
     if not isinstance(value, _Array):
         args.append(value)  # a scalar
     name = f"ocean-mask-assign-{tokenize(*(a.name for a in parts), value)}"
     key = (name, *(0,) * arr.ndim)
-    dsk = {key: (_assign_rows, *args)}
+    dsk: dict[Any, Any] = {key: (_assign_rows, *args)}
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=parts)
     return da.Array(graph, name, parts[0].chunks, meta=parts[0]._meta)
 
