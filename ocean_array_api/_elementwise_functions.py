@@ -21,6 +21,7 @@ from . import _ext_dtypes as _ext
 from ._array_object import Array, _wrap
 from ._dtypes import DType, promote
 from ._helpers import device_error, dtype_error, type_error
+from ._manipulation_functions import _broadcast
 
 _SPEC = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
 
@@ -359,6 +360,7 @@ def clip(
         dtype_error(where, "x", _real, dt)
     dev = x._device
     bounds: list[Any] = []
+    wide: list[tuple[int, DType, str]] = []  # array bounds wider than x's dtype
     for argname, bound in (("min", min), ("max", max)):
         if bound is None:
             bounds.append(None)
@@ -373,7 +375,8 @@ def clip(
                 raise TypeError(msg)
             b = bound._data
             if bdt is not dt and dt in _int and promote(dt, bdt, where) is not dt:
-                b = _int_bound_into(b, bdt, dt, dev, argname)
+                # (converted below, once the shapes are known to broadcast)
+                wide.append((len(bounds), bdt, argname))
             bounds.append(b)
         else:
             v = check_scalar(bound, dt, where, argname, allow_complex_upcast=False)
@@ -391,6 +394,15 @@ def clip(
                         _bound_overflow(argname, dt, v)
                     v = None
             bounds.append(v)
+    if wide:
+        # Note: the shapes are checked before the values of the bounds (as
+        # NumPy does): a lazy device can check shapes when the graph is
+        # built and values only when it runs, and must raise what the CPU
+        # raises, so every device checks in this order.
+        arrays = [b for b in (x, min, max) if b.__class__ is Array]
+        _broadcast([tuple(b.shape) for b in arrays], where)
+        for i, bdt, argname in wide:
+            bounds[i] = _int_bound_into(bounds[i], bdt, dt, dev, argname)
     try:
         res = dev._ops["clip"](x._data, bounds[0], bounds[1])
     except ValueError as exc:

@@ -779,7 +779,8 @@ def _take_along_axis(x: ndarray, indices: ndarray, axis: int) -> ndarray:
 
 
 def _tensordot(x1: ndarray, x2: ndarray, axes: Any) -> ndarray:
-    return np.tensordot(x1, x2, axes=axes)
+    with np.errstate(all="ignore"):  # (as multiply: no warnings)
+        return _common.tensordot(np, x1, x2, axes)
 
 
 def _vecdot(x1: ndarray, x2: ndarray, axis: int) -> ndarray:

@@ -42,6 +42,7 @@ __all__ = [
     "reversed_view",
     "spread_entry",
     "stack",
+    "tensordot",
     "unstack",
 ]
 
@@ -170,6 +171,25 @@ def diff(
     for _ in range(min(n, x.shape[axis])):
         x = x[khi] - x[klo]
     return x
+
+
+def tensordot(xp: Any, x1: Any, x2: Any, axes: Any) -> Any:
+    """``tensordot`` of arrays of module ``xp`` over ``axes`` (two tuples of
+    non-negative axes).
+
+    Note: a sum of one term (no axis contracted, an outer product; or only
+    axes of length 1) is the elementwise product, as ``multiply`` gives it.
+    NumPy's and CuPy's ``tensordot`` compute it with BLAS's gemm (NumPy for
+    some shapes only), whose scaling by alpha = 1 turns a complex product
+    with an infinite part into NaN: the value depended on the shapes, and on
+    a dask device on the chunks.
+    """
+    ax1, ax2 = axes
+    if not all(x1.shape[a] == 1 for a in ax1):
+        return xp.tensordot(x1, x2, axes=axes)
+    a = x1.reshape(tuple(n for d, n in enumerate(x1.shape) if d not in ax1))
+    b = x2.reshape(tuple(n for d, n in enumerate(x2.shape) if d not in ax2))
+    return xp.asarray(xp.multiply(a[(Ellipsis,) + (None,) * b.ndim], b))
 
 
 def store(out: Any, res: Any) -> Any:

@@ -53,6 +53,7 @@ from ocean_cpu._common import (
 from ocean_cpu._common import diff as _diff
 from ocean_cpu._common import flat_layout as _flat_layout
 from ocean_cpu._common import stack as _stack
+from ocean_cpu._common import tensordot as _tensordot
 
 from ._halfprec_portable import portable_ops
 
@@ -765,7 +766,7 @@ def _raw_ops(
             "cumulative_prod": cumulative(xp.cumprod, 1),
             "diff": functools.partial(_diff, xp.concatenate),
             # linear algebra
-            "tensordot": lambda x1, x2, axes: xp.tensordot(x1, x2, axes=axes),
+            "tensordot": functools.partial(_tensordot, xp),
             "vecdot": vecdot,
             "matrix_transpose": lambda x: x.swapaxes(-1, -2),
         }

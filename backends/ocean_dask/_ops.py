@@ -1102,6 +1102,8 @@ def _getitem(x: Any, key: Any) -> Any:
             # Note: dask takes no 0-d mask; x[m] is x[None][m[None]] (0 or 1 rows)
             return x[None][mask[None]]
         if mask.ndim == 1:
+            if _unknown_mask_axes(x, mask):
+                return _mask_unknown(x, mask)
             # arrays masked by one mask (chunked alike) are cut alike
             token = ("mask", mask.name, x.chunks[0])
             return _sizes.tag(x[mask], {0: token})
@@ -1278,18 +1280,42 @@ def _take_unknown(x: Any, idx: Any, axis: int) -> Any:
     )
 
 
+def _unknown_mask_axes(x: Any, mask: Any) -> bool:
+    """Whether ``x[mask]`` meets a data-dependent length along the masked
+    axes (in ``x`` or in ``mask``)."""
+    return any(
+        _sizes.unknown_axis(x, i) or _sizes.unknown_axis(mask, i)
+        for i in range(mask.ndim)
+    )
+
+
 def _mask_unknown(x: Any, mask: Any) -> Any:
-    """``x[mask]`` for an n-d mask (n > 1) where sizes are data-dependent:
-    the masked axes but the first made whole (chunks then hold whole rows of
-    them, in row-major order), each chunk masked by its part of the mask."""
+    """``x[mask]`` where the masked axes have data-dependent lengths (in
+    ``x``, in ``mask`` or both), lazily: the masked axes but the first made
+    whole (chunks then hold whole rows of them, in row-major order), and the
+    first paired chunk by chunk where ``x`` and ``mask`` are cut alike (one
+    partition token, as many chunks: ``y[y > 0]``), else made whole in both
+    (a mask from another array).  Each task masks its part, checking the
+    lengths when the graph runs: NumPy's IndexError where they differ (a
+    mask length of 0 fits any, selecting nothing, as on the CPU)."""
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
 
     k = mask.ndim
     x = _sizes.whole(x, range(1, k))
     mask = _sizes.whole(mask, range(1, k))
-    if x.numblocks[0] != mask.numblocks[0]:
-        mask = _align_first(mask, x)
+    ux, um = _sizes.unknown_axis(x, 0), _sizes.unknown_axis(mask, 0)
+    alike = (
+        ux
+        and um
+        and x.numblocks[0] == mask.numblocks[0]
+        and _sizes.partition(x, 0) == _sizes.partition(mask, 0)
+    )
+    if not (ux or um):
+        if x.numblocks[0] != mask.numblocks[0] or x.chunks[0] != mask.chunks[0]:
+            mask = mask.rechunk({0: x.chunks[0]})
+    elif not alike:
+        x, mask = _sizes.gather(x, 0), _sizes.gather(mask, 0)
     name = f"ocean-mask-{tokenize(x.name, mask.name)}"
     dsk: dict[Any, Any] = {}
     rest = x.numblocks[k:]
@@ -1302,23 +1328,26 @@ def _mask_unknown(x: Any, mask: Any) -> Any:
             )
     chunks = ((math.nan,) * x.numblocks[0], *x.chunks[k:])
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x, mask])
-    return da.Array(graph, name, chunks, meta=_sizes._meta(x, x.ndim - k + 1))
+    res = da.Array(graph, name, chunks, meta=_sizes._meta(x, x.ndim - k + 1))
+    if alike and x.numblocks[0] > 1:
+        # arrays masked by one mask, cut alike, are cut alike
+        _sizes.tag(res, {0: ("mask", mask.name, _sizes.partition(x, 0))})
+    return res
 
 
 def _masked_block(b: Any, m: Any) -> Any:
+    k = m.ndim
+    if 0 in m.shape:  # (a length of 0 fits any: nothing selected)
+        return _chunks.module_of(b).empty((0, *b.shape[k:]), dtype=b.dtype)
+    for i in range(k):
+        if m.shape[i] != b.shape[i]:
+            msg = (
+                f"__getitem__(): boolean index did not match indexed array along "
+                f"axis {i}; size of axis is {b.shape[i]} but size of "
+                f"corresponding boolean axis is {m.shape[i]}"
+            )
+            raise IndexError(msg)
     return b[m]
-
-
-def _align_first(mask: Any, x: Any) -> Any:
-    """``mask`` chunked as ``x`` along the first axis (known sizes only)."""
-    if _sizes.unknown_axis(mask, 0) or _sizes.unknown_axis(x, 0):
-        msg = (
-            "__getitem__(): the mask and the array have data-dependent sizes "
-            "(None) in different chunks, which the dask device cannot align "
-            "lazily; compute them first (ocean_ext.compute or ocean_ext.persist)"
-        )
-        raise NotImplementedError(msg)
-    return mask.rechunk({0: x.chunks[0]})
 
 
 def _check_slices(keys: tuple[Any, ...]) -> None:
@@ -1513,7 +1542,9 @@ def _advanced(x: Any, keys: tuple[Any, ...]) -> Any:
     with warnings.catch_warnings():  # as in _getitem: dask's meta cast
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         res = _rs(merged[_rs(flat, (-1,))], bshape + tuple(rest))
-    if 0 in res.shape:
+    if 0 in res.shape and 0 not in bshape:
+        # Note: as NumPy: indices are checked where the subspace they select
+        # is empty, not where they broadcast to no index at all
         res = _after(res, idx)
     adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
     if adjacent and adv[0] > 0:
@@ -1605,6 +1636,13 @@ def _setitem(
     if not checked:
         x.check_writeable()
     key = unwrap(key)
+    keys = key if key.__class__ is tuple else (key,)
+    if (
+        getattr(value, "ndim", 0)
+        and len(keys) == x.ndim
+        and all(_names_one(k) for k in keys)
+    ):
+        value = _one_element(x.arr, keys, unwrap(value))
     if value.__class__ is LazyArray and value.parent is x and not back:
         # x[k] = x[k] (Python's ``x[k] += v`` ends so, after the view's own
         # in-place write went through): the view holds x[k]'s values already
@@ -1643,7 +1681,9 @@ def _setitem(
     keys = _normalized(_expand_ellipsis(keys, arr.ndim), arr.shape)
     arrays = [k for k in keys if isinstance(k, _Array)]
     if _sizes.unknown(arr) and (
-        not arrays
+        # 0-d integer arrays index as integers do (their axis dropped), an
+        # integer array of one dimension with a scalar value as a selection
+        all(a.ndim == 0 and a.dtype.kind in "iu" for a in arrays)
         or (len(arrays) == 1 and arrays[0].ndim == 1 and not isinstance(value, _Array))
     ):
         rebind(x, _assign_unknown(arr, keys, value))
@@ -1660,6 +1700,48 @@ def _setitem(
     new = arr.copy()
     new[keys] = value  # dask rewrites `new` (a fresh object) in place
     rebind(x, new)
+
+
+def _one_element(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """The value for ``arr[keys] = value``, where ``keys`` names one element
+    and ``value`` has dimensions: NumPy's (so the CPU's) error, or a 0-d
+    value.
+
+    Note: NumPy converts an array into one element as a scalar: a bool
+    element takes an array of one element, a real one raises ValueError
+    ("setting an array element with a sequence"), a complex one TypeError.
+    Where the key's bounds are checked only when the graph runs (index
+    arrays, axes of data-dependent length), the error is raised there too,
+    after them, as the CPU checks the bounds first.
+    """
+    one = not any(_unknown(s) for s in value.shape) and math.prod(value.shape) == 1
+    kind = np.dtype(arr.dtype).kind
+    if kind == "b" and one:
+        return value.reshape(())
+    if kind == "c":
+        err: Exception = TypeError(
+            "only 0-dimensional arrays can be converted to a complex element"
+        )
+    else:
+        err = ValueError("setting an array element with a sequence.")
+    lazy = [
+        (ax, k)
+        for ax, k in enumerate(keys)
+        if isinstance(k, _Array) or _unknown(arr.shape[ax])
+    ]
+    if not lazy or any(_unknown(s) for s in value.shape):
+        raise err
+    sels = [_sizes.selected(arr, ax, k).any() for ax, k in lazy]
+    checked = functools.reduce(da.logical_or, sels)  # their IndexError first
+    first = value.reshape(()) if one else value.reshape(-1)[0]
+    return _raise_if(first, da.logical_or(checked, True), err)
+
+
+def _names_one(k: Any) -> bool:
+    """Whether key item ``k`` is an integer (or a 0-d integer index array)."""
+    if isinstance(k, _Array):
+        return k.ndim == 0 and k.dtype.kind in "iu"
+    return isinstance(k, (int, np.integer)) and not isinstance(k, bool)
 
 
 def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
@@ -1679,7 +1761,7 @@ def _assign_unknown(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
             continue
         axis = len(items)
         items.append(k)
-        if isinstance(k, (slice, _Array)):
+        if isinstance(k, slice) or (isinstance(k, _Array) and k.ndim):
             value_axes.append(axis)
     items.extend([slice(None)] * (arr.ndim - len(items)))
     value_axes.extend(range(len(keys) - value_axes.count(None), arr.ndim))
@@ -1800,7 +1882,12 @@ def _scatter_assign(arr: Any, keys: tuple[Any, ...], value: Any) -> Any:
     j = da.searchsorted(where_pos, flat, side="right") - 1
     jc = da.maximum(j, 0)
     hit = (j >= 0) & (where_pos[jc] == flat)
-    new = da.where(hit, where_val[jc], _rs(arr, (-1,)))
+    with warnings.catch_warnings():
+        # dask casts a complex meta array to the index's dtype on the way
+        # (a ComplexWarning about its own empty meta, not about data)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        picked = where_val[jc]
+    new = da.where(hit, picked, _rs(arr, (-1,)))
     return _rs(new, arr.shape).rechunk(arr.chunks)
 
 
@@ -1814,6 +1901,11 @@ def _mask_assign(arr: Any, mask: Any, value: Any) -> Any:
     ValueError when the graph runs, which counts them).
     """
     trailing = arr.ndim - mask.ndim
+    if _unknown_mask_axes(arr, mask) and not _cut_alike(arr, mask):
+        # lengths known only when the graph runs, in chunks that do not pair
+        if isinstance(value, _Array):
+            value = _fit_value(value, (math.nan, *arr.shape[mask.ndim :]))
+        return _mask_assign_whole(arr, mask, value)
     full_mask = mask[(...,) + (None,) * trailing] if trailing else mask
     if isinstance(value, _Array):
         value = _fit_value(value, (math.nan, *arr.shape[mask.ndim :]))
@@ -1873,12 +1965,6 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
     ValueError when the graph runs.
     """
     rest = arr.shape[mask.ndim :]
-    if any(_unknown(s) for s in arr.shape):
-        msg = (
-            "__setitem__(): the array has a data-dependent size (None) on the "
-            "dask device; compute it first (ocean_ext.compute)"
-        )
-        raise NotImplementedError(msg)
     trailing = len(rest)
     if value.ndim > trailing + 1:
         msg = (
@@ -1889,6 +1975,8 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
     if value.ndim <= trailing:  # broadcasts over the selected elements
         full = mask[(...,) + (None,) * trailing]
         return _elemwise(_chunk_where, full, value, arr, dtype=arr.dtype)
+    if _sizes.unknown(arr) or _sizes.unknown(mask):
+        return _mask_assign_whole(arr, mask, value)
     arr = arr.rechunk({mask.ndim + i: -1 for i in range(trailing)})
     mask = mask.rechunk(arr.chunks[: mask.ndim])
     flat = _rs(mask, (-1,)).astype(np.int64)
@@ -1922,6 +2010,60 @@ def _mask_assign_unknown(arr: Any, mask: Any, value: Any) -> Any:
         # per task) as if they multiplied the output's: a false warning
         warnings.simplefilter("ignore", da.PerformanceWarning)
         return _blockwise_assign(block, lead, tail, arr, mask, order, value, total)
+
+
+def _cut_alike(x: Any, mask: Any) -> bool:
+    """Whether ``x`` and ``mask`` pair chunk by chunk along the masked axes:
+    known lengths there, or data-dependent ones cut alike (one partition
+    token, as many chunks: ``y[y > 0]``)."""
+    for i in range(mask.ndim):
+        ux, um = _sizes.unknown_axis(x, i), _sizes.unknown_axis(mask, i)
+        if (ux or um) and not (
+            ux
+            and um
+            and x.numblocks[i] == mask.numblocks[i]
+            and _sizes.partition(x, i) == _sizes.partition(mask, i)
+        ):
+            return False
+    return True
+
+
+def _mask_assign_whole(arr: Any, mask: Any, value: Any) -> Any:
+    """``arr[mask] = value`` where sizes are data-dependent and the chunks
+    do not pair: ``arr``, ``mask`` and an array ``value`` each brought into
+    one chunk, and one task writes (NumPy's own assignment, with its errors:
+    a mask that does not fit, a number of rows that is not the number of
+    selected elements), as the CPU does.  The array is then held by one
+    task, as an axis of data-dependent length is for ``sort``."""
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    arrays = [a for a in (arr, mask, value) if isinstance(a, _Array)]
+    parts = [_sizes.whole(a, range(a.ndim)) for a in arrays]
+    args: list[Any] = [(a.name, *(0,) * a.ndim) for a in parts]
+    if not isinstance(value, _Array):
+        args.append(value)  # a scalar
+    name = f"ocean-mask-assign-{tokenize(*(a.name for a in parts), value)}"
+    key = (name, *(0,) * arr.ndim)
+    dsk: dict[Any, Any] = {key: (_assign_rows, *args)}
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=parts)
+    return da.Array(graph, name, parts[0].chunks, meta=parts[0]._meta)
+
+
+def _assign_rows(a: Any, m: Any, rows: Any) -> Any:
+    k = m.ndim
+    for i in range(k):
+        if m.shape[i] != a.shape[i] and 0 not in m.shape:
+            msg = (
+                f"__setitem__(): boolean index has size {m.shape[i]} in "
+                f"dimension {i}, the array has {a.shape[i]}"
+            )
+            raise IndexError(msg)
+    out = a.copy()
+    if 0 in m.shape:
+        m = _chunks.module_of(a).zeros(a.shape[:k], dtype=bool)
+    out[m] = rows
+    return out
 
 
 def _blockwise_assign(

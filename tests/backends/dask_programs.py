@@ -347,8 +347,10 @@ def _partner(g: Gen, i: int, kind: str) -> Any:
     return Ref(j) if j is not None else _scalar_for(g, a)
 
 
-def gen_step(g: Gen) -> Step | None:
-    r = g.rng.random()
+def gen_step(g: Gen, r: float | None = None) -> Step | None:
+    """A step of any kind (``r``, if given, picks the kind instead of a
+    draw: see the thresholds below)."""
+    r = g.rng.random() if r is None else r
     pool = g.pool
     if r < 0.14:
         name = str(g.rng.choice(list(_UNARY)))
@@ -759,6 +761,156 @@ def gen_step(g: Gen) -> Step | None:
     return Step(name, (Ref(i),), kw)
 
 
+# --- programs about data-dependent sizes ----------------------------------------
+# Programs of FOCUS "sizes" make arrays of data-dependent size in several ways
+# (masks that keep every row or some, unique_values of distinct values,
+# nonzero), which are cut differently on the dask device but have the same
+# length on the CPU, and then index them with each other's masks, 0-d and 1-d
+# index arrays and slices of every step, assign through those keys, and
+# combine them elementwise and in reductions.  gen_step's kinds, by ``r``:
+_KIND = {"unary": 0.1, "binary": 0.2, "reduction": 0.3, "mask": 0.5,
+         "basic": 0.6, "arrays": 0.68, "setitem": 0.72}  # fmt: skip
+
+
+def _index_0d(g: Gen, n: int) -> Lit:
+    """A 0-d integer index array for an axis of length ``n`` (out of
+    bounds now and then: an IndexError, when computed on the dask device)."""
+    k = int(g.rng.integers(-n, n)) if n and not g.coin(0.1) else n + 1
+    dtype = np.uint8 if k >= 0 and g.coin(0.2) else np.int64
+    return Lit(np.asarray(k, dtype=dtype))
+
+
+def _mask_for(g: Gen, a: np.ndarray) -> int | None:
+    """A boolean array of the pool that fits ``a``'s leading axes (on the
+    CPU; on the dask device its lengths may be data-dependent and cut
+    otherwise), or, now and then, one that does not fit (IndexError)."""
+    fits = g.pick(
+        lambda b: b.dtype.kind == "b" and b.ndim >= 1 and b.shape == a.shape[: b.ndim]
+    )
+    if fits is None or g.coin(0.1):
+        return g.pick(
+            lambda b: (
+                b.dtype.kind == "b"
+                and 1 <= b.ndim <= a.ndim
+                and b.shape != a.shape[: b.ndim]
+                and 0 not in b.shape
+            )
+        )
+    return fits
+
+
+def gen_sizes_step(g: Gen) -> Step | None:
+    """A step of a FOCUS "sizes" program."""
+    r = g.rng.random()
+    pool = g.pool
+    if r < 0.10:  # a mask, keeping every row now and then (cut otherwise)
+        i = g.pick(_nd(_is("real"), 1))
+        if i is None:
+            return None
+        a = pool[i]
+        if g.coin(0.3) and a.dtype.kind in "iuf" and a.size:
+            low = np.nanmin(a) if a.dtype.kind == "f" else int(a.min())
+            if a.dtype.kind == "f" or low > np.iinfo(a.dtype).min:
+                t = float(low) - 1.0 if a.dtype.kind == "f" else int(low) - 1
+                return Step("mask", (Ref(i), t))
+        return gen_step(g, _KIND["mask"])
+    if r < 0.16:  # other makers of data-dependent sizes
+        name = str(g.rng.choice(["unique_values", "nonzero"]))
+        i = g.pick(_nd(_is("real" if name == "unique_values" else "any"), 1, 2))
+        if i is None:
+            return None
+        return Step(name, (Ref(i),))
+    if r < 0.22:  # masks from comparisons (on the dask device: cut as x)
+        i = g.pick(_nd(_is("real"), 1))
+        if i is None:
+            return None
+        a = pool[i]
+        name = str(g.rng.choice(["greater", "less_equal", "not_equal"]))
+        return Step(name, (Ref(i), _scalar_for(g, a)))
+    if r < 0.36:  # x[mask], the mask of another array
+        i = g.pick(_nd(_is("any"), 1))
+        if i is None:
+            return None
+        j = _mask_for(g, pool[i])
+        if j is None:
+            return None
+        return Step("getitem", (Ref(i), Ref(j)))
+    if r < 0.46:  # 0-d index arrays, alone or with slices of any step
+        i = g.pick(_nd(_is("any"), 1))
+        if i is None:
+            return None
+        a = pool[i]
+        key: Any = _index_0d(g, a.shape[0])
+        if a.ndim > 1 and g.coin():
+            key = (key, g.slice_for(a.shape[1]))
+        elif a.ndim > 1 and g.coin():
+            key = (g.slice_for(a.shape[0]), _index_0d(g, a.shape[1]))
+        return Step("getitem", (Ref(i), key))
+    if r < 0.54:  # slices (negative steps among them), integers, None, ...
+        return gen_step(g, _KIND["basic"])
+    if r < 0.58:
+        return gen_step(g, _KIND["arrays"])
+    if r < 0.72:  # assignments through those keys
+        i = g.pick(_nd(_is("any"), 1))
+        if i is None:
+            return None
+        a = pool[i]
+        value: Any = _scalar_for(g, a)
+        kind = g.rng.random()
+        if kind < 0.5:
+            j = _mask_for(g, a)
+            if j is None:
+                return None
+            m = pool[j]
+            if g.coin(0.4) and m.shape == a.shape[: m.ndim]:
+                cnt = int(m.sum())
+                rows = cnt if g.coin(0.85) else cnt + 1  # (ValueError)
+                value = Lit(
+                    g.rng.integers(0, 5, size=(rows, *a.shape[m.ndim :])).astype(
+                        a.dtype
+                    )
+                )
+            return Step("setitem", (Ref(i), Ref(j), value))
+        if kind < 0.8:
+            key = _index_0d(g, a.shape[0])
+            sel = a.shape[1:]
+            if g.coin(0.3):
+                # a 0-d value, a row, or (one element) an array of one
+                # element, which NumPy refuses
+                shape = sel[-1:] if sel else (1,) if g.coin(0.3) else ()
+                value = Lit(np.asarray(g.rng.integers(0, 5, size=shape), a.dtype))
+            return Step("setitem", (Ref(i), key, value))
+        if g.coin():  # gen_step's: basic keys with array values too
+            return gen_step(g, _KIND["setitem"])
+        return Step("setitem", (Ref(i), g.basic_key(a.shape), value))
+    if r < 0.86:  # elementwise, operands cut otherwise
+        return gen_step(g, _KIND["binary" if g.coin(0.7) else "unary"])
+    return gen_step(g, _KIND["reduction"])
+
+
+def _initial_sizes(rng: np.random.Generator) -> list[np.ndarray]:
+    """Inputs of a FOCUS "sizes" program: arrays whose first axes have one
+    length ``n`` (so that masks of one fit the others), with distinct
+    values in the integer ones (unique_values keeps their length)."""
+    n = int(rng.integers(1, 7))
+    out = []
+    for _ in range(int(rng.integers(3, 6))):
+        shape = (n,) if rng.random() < 0.6 else (n, int(rng.integers(1, 4)))
+        size = math.prod(shape)
+        dtype = np.dtype(str(rng.choice(["bool", "int8", "int64", "float64",
+                                         "float32", "complex128"])))  # fmt: skip
+        if dtype.kind == "b":
+            a = rng.random(size) < 0.6
+        elif dtype.kind in "iu":
+            a = rng.permutation(size) - size // 3
+        else:
+            a = rng.integers(-6, 7, size=size) / 2.0
+            if dtype.kind == "c":
+                a = a + 1j * rng.integers(-3, 4, size=size)
+        out.append(np.asarray(a).astype(dtype).reshape(shape))
+    return out
+
+
 def _initial(rng: np.random.Generator) -> list[np.ndarray]:
     out = []
     for _ in range(int(rng.integers(3, 6))):
@@ -795,12 +947,16 @@ def _sorted_search(x1: Any, x2: Any, side: str) -> Any:
 
 
 def generate(
-    seed: int, n_steps: int
+    seed: int, n_steps: int, focus: str = "all"
 ) -> tuple[Program, list[tuple[list[Any] | None, BaseException | None]]]:
     """A program of ``n_steps`` steps from ``seed`` and its CPU outcomes:
-    for each step, the results (NumPy arrays) or the exception raised."""
+    for each step, the results (NumPy arrays) or the exception raised.
+    ``focus``: "all" (steps of every kind) or "sizes" (data-dependent sizes
+    met by indexing, assignment, elementwise functions and reductions: see
+    gen_sizes_step)."""
     rng = np.random.default_rng(seed)
-    inputs = _initial(rng)
+    inputs = _initial(rng) if focus == "all" else _initial_sizes(rng)
+    step_of = gen_step if focus == "all" else gen_sizes_step
     pool = [xp.asarray(a, device=CPU, copy=True) for a in inputs]
     host = [a.copy() for a in inputs]
     steps: list[Step] = []
@@ -809,7 +965,7 @@ def generate(
     while len(steps) < n_steps and tries < n_steps * 20:
         tries += 1
         g = Gen(rng, host)
-        step = gen_step(g)
+        step = step_of(g)
         if step is None:
             continue
         try:
@@ -961,6 +1117,21 @@ def _close(got: np.ndarray, want: np.ndarray) -> str | None:
     return None
 
 
+def _array_into_part(step: Step) -> bool:
+    """Whether assignment ``step`` writes an array value into a slice or
+    through index arrays of one dimension or more (what the dask device
+    refuses on an axis of data-dependent length; see REFUSALS)."""
+    _, key, value = step.args
+    if not (isinstance(value, Ref) or (isinstance(value, Lit) and value.value.ndim)):
+        return False
+    items = key if isinstance(key, tuple) else (key,)
+    return any(
+        (isinstance(k, slice) and k != slice(None))
+        or (isinstance(k, Lit) and k.value.ndim)
+        for k in items
+    )
+
+
 @dataclass
 class Tally:
     programs: int = 0
@@ -1010,6 +1181,8 @@ def replay(
                 tally.errors_matched += 1
                 return  # the rest of the program depends on this step
             reason = step.op if step.op in REFUSALS else None
+            if reason == "setitem" and not _array_into_part(step):
+                reason = None  # (scalars, masks, 0-d indices: never refused)
             if reason is not None and SHOW_REFUSALS:
                 print(f"refused: {step}: {exc}")
             if reason is None or "dask" not in str(exc):

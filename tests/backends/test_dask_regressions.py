@@ -1005,3 +1005,307 @@ def test_a_0d_index_array_on_a_data_dependent_axis(key):
             run(DASK, masked(a, (2, 2)))
     else:
         same(run(DASK, masked(a, (2, 2))), want)
+
+
+def _outcome(f, device):
+    """``f(device)`` computed on the CPU (values), or the type it raised."""
+    try:
+        return values(f(device))
+    except Exception as exc:  # the type is the outcome
+        return type(exc)
+
+
+def same_outcome(f):
+    """``f`` gives the same values, or raises the same type, on both devices."""
+    want = _outcome(f, CPU)
+    got = _outcome(f, DASK)
+    if isinstance(want, type) or isinstance(got, type):
+        assert got is want, (got, want)
+    else:
+        same(got, want)
+    return want
+
+
+@pytest.mark.parametrize(
+    ("shape", "bound", "want"),
+    [
+        ((2, 3), [-1, 5], ValueError),  # both errors: the shapes first
+        ((2, 3), [[-1], [5]], OverflowError),  # the range only
+        ((2, 3), [7, 5], ValueError),  # the shapes only
+        ((2, 3), [[9], [5]], None),  # neither
+    ],
+)
+def test_clip_checks_shapes_before_the_range_of_bound_arrays(shape, bound, want):
+    # cpu:0 checked the range of a wider integer bound first (OverflowError)
+    # where dask's graph found the shapes first (ValueError): the shapes are
+    # checked first on every device, as NumPy does
+    def f(device):
+        x = xp.zeros(shape, dtype=xp.uint8, device=device)
+        return xp.clip(x, max=xp.asarray(bound, dtype=xp.int16, device=device))
+
+    got = same_outcome(f)
+    if want is None:
+        assert not isinstance(got, type)
+    else:
+        assert got is want
+
+
+@pytest.mark.parametrize("chunks", [None, 1, 2])
+@pytest.mark.parametrize(
+    ("axes", "shape2"),
+    [(0, (2, 4)), (((1,), (0,)), (1, 4)), (((1,), (1,)), (4, 1))],
+    ids=["outer", "length-1", "length-1-last"],
+)
+def test_tensordot_of_one_term_is_the_elementwise_product(axes, shape2, chunks):
+    # an outer product overflowing in a complex part gave NaN on cpu:0 and in
+    # one chunk (BLAS's gemm scales the product by alpha = 1), but -inf+infj
+    # in chunks of one (no BLAS for 1x1 blocks) and in `multiply`
+    big = np.float32(-3.4028234663852886e38)
+    a = np.array([[-2.0], [big - 13.17j], [1 + 1j]], dtype=np.complex64)
+    b = np.full(shape2, 6.79 - 9.12j, dtype=np.complex64)
+    b.reshape(-1)[-1] = 3 + 4j
+    if axes == 0:
+        a = a[:, 0]
+    left = a.reshape(3, *(1,) * len(b.squeeze().shape))
+    with np.errstate(all="ignore"):
+        want = left * b.squeeze()  # each element one product, as multiply
+    assert np.isinf(want.real).any()
+    for device in (CPU, DASK):
+        x1 = xp.asarray(a, device=device)
+        x2 = xp.asarray(b, device=device)
+        if device == DASK and chunks:
+            x1, x2 = ocean_ext.rechunk(x1, chunks), ocean_ext.rechunk(x2, chunks)
+        res = xp.tensordot(x1, x2, axes=axes)
+        same(values(res), want)
+        assert res.dtype == xp.complex64
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (lambda i: i(2), 9),
+        (lambda i: i(-1), 9),
+        (lambda i: i(np.uint8(4)), 9),
+        (lambda i: (i(1), slice(None)), [7, 8]),  # an array value
+        (lambda i: (i(-2), ...), lambda d: xp.asarray(6, device=d)),
+        (lambda i: (slice(None), i(0)), 5),
+        (lambda i: (None, i(3), slice(None, None, -1)), 4),
+        (lambda i: (i(2), i(1)), 3),
+        (lambda i: (i(4), i(-1)), lambda d: xp.asarray(3, device=d)),
+        (lambda i: i(5), 9),  # out of bounds: IndexError at compute
+        (lambda i: i(-6), 9),
+        (lambda i: (slice(1, None), i(2)), 9),  # the known axis, out of bounds
+    ],
+)
+def test_a_0d_index_array_assigns_on_a_data_dependent_axis(key, value):
+    # v[asarray(2)] = 9 was refused (NotImplementedError) where the axis has
+    # a data-dependent length: a 0-d index array assigns as an integer does
+    a = np.arange(10).reshape(5, 2)
+
+    def f(device):
+        x = xp.asarray(a, device=device) if device == CPU else masked(a, (2, 2))
+        v = value(device) if callable(value) else value
+        v = xp.asarray(v, device=device) if isinstance(v, list) else v
+        x[key(lambda k: xp.asarray(k, device=device))] = v
+        return x
+
+    want = same_outcome(f)
+    assert want is IndexError or not isinstance(want, type)
+
+
+@pytest.mark.parametrize("data_dependent", [False, True])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (lambda i: (4, -1), [[3]]),
+        (lambda i: (i(4), -1), [3]),
+        (lambda i: (i(4), i(1)), [3]),
+        (lambda i: (4, -1), 3),
+        (lambda i: (None, 4, -1), [3]),  # a selection of shape (1,)
+        (lambda i: (4, ..., -1), [[3]]),
+        (lambda i: (i(4),), [[3]]),
+    ],
+)
+def test_one_element_takes_no_array_of_dimensions(key, value, data_dependent):
+    # x[4, -1] = asarray([[3]]) raised NumPy's ValueError on cpu:0 ("setting
+    # an array element with a sequence") and wrote 3 on the dask device
+    a = np.arange(10).reshape(5, 2)
+
+    def f(device):
+        if device == CPU:
+            x = xp.asarray(a, device=device)
+        else:
+            x = masked(a, (2, 3)) if data_dependent else on(a, (2, 1))
+        x[key(lambda k: xp.asarray(k, device=device))] = xp.asarray(
+            value, device=device
+        )
+        return x
+
+    same_outcome(f)
+
+
+def test_one_element_of_a_view_takes_no_array_of_dimensions():
+    for device in (CPU, DASK):
+        x = xp.reshape(xp.arange(10, device=device), (5, 2))
+        row = x[1]
+        with pytest.raises(ValueError, match="sequence"):
+            row[0] = xp.asarray([7], device=device)
+        block = x[1:3, :]
+        with pytest.raises(ValueError, match="sequence"):
+            block[0, 1] = xp.asarray([[7]], device=device)
+        row[0] = xp.asarray(7, device=device)
+        assert values(x)[1].tolist() == [7, 3]
+
+
+def _dd(device, a, chunks, keep=None):
+    """``a`` where ``keep`` (default: every row), on ``device``: a first
+    axis of data-dependent length on the dask device, cut by its own mask."""
+    a = np.asarray(a)
+    keep = np.ones(a.shape[0], dtype=bool) if keep is None else np.asarray(keep)
+    keep = keep.astype(bool)
+    if device == CPU:
+        return xp.asarray(a[keep], device=CPU)
+    return on(a, chunks)[on(keep, chunks[:1])]
+
+
+_MASK_CASES = {
+    # name: (x, mask) makers on a device; "dd": data-dependent length
+    "dd[own mask]": lambda d: (lambda y: (y, y > 1))(_dd(d, np.arange(6), (2,))),
+    "dd[known mask]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        xp.asarray([True, False, True, False, True], device=d),
+    ),
+    "dd[known mask, too short]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        xp.asarray([True, False, True, False], device=d),
+    ),
+    "known[dd mask]": lambda d: (
+        xp.arange(5, device=d),
+        _dd(d, np.arange(7), (3,), [1, 1, 0, 1, 1, 0, 1]) > 2,
+    ),
+    "known[dd mask, too long]": lambda d: (
+        xp.arange(4, device=d),
+        _dd(d, np.arange(7), (3,), [1, 1, 0, 1, 1, 0, 1]) > 2,
+    ),
+    "dd[dd mask, other cut, as many chunks]": lambda d: (
+        _dd(d, np.arange(10, 16), (3,), [1, 1, 1, 1, 1, 0]),
+        _dd(d, np.arange(6), (3,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd[dd mask, other cut, other chunks]": lambda d: (
+        _dd(d, np.arange(10, 16), (2,), [1, 1, 1, 1, 1, 0]),
+        _dd(d, np.arange(6), (4,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd[dd mask, other length]": lambda d: (
+        _dd(d, np.arange(10, 16), (2,), [1, 1, 1, 1, 0, 0]),
+        _dd(d, np.arange(6), (4,), [0, 1, 1, 1, 1, 1]) % 2 == 0,
+    ),
+    "dd 2-d[known 1-d mask]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.asarray([True, False, True], device=d),
+    ),
+    "dd 2-d[own 2-d mask]": lambda d: (lambda y: (y, y > 4))(
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1])
+    ),
+    "dd 2-d[known 2-d mask]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.asarray(np.eye(3, dtype=bool), device=d),
+    ),
+    "dd 2-d[known 2-d mask, too short]": lambda d: (
+        _dd(d, np.arange(12).reshape(4, 3), (2, 2), [0, 1, 1, 1]),
+        xp.ones((2, 3), dtype=xp.bool, device=d),
+    ),
+    "dd[mask of length 0]": lambda d: (
+        _dd(d, np.arange(5), (2,)),
+        _dd(d, np.arange(5), (2,), [0, 0, 0, 0, 0]) > 0,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_MASK_CASES))
+def test_masks_meeting_data_dependent_lengths(case):
+    # x[mask] where x's or the mask's length is data-dependent and they are
+    # not cut alike raised dask's ValueError ("operands could not be
+    # broadcast together with shapes (nan,) (5,)") or "chunk sizes are
+    # unknown" where cpu:0 computes, and a ValueError where it raises
+    # IndexError; assignments too
+    make = _MASK_CASES[case]
+
+    def read(device):
+        x, m = make(device)
+        return x[m]
+
+    def write_scalar(device):
+        x, m = make(device)
+        x[m] = 99
+        return x
+
+    def write_rows(device):
+        x, m = make(device)
+        x[m] = x[m] * 10 + 1
+        return x
+
+    got = [same_outcome(f) for f in (read, write_scalar, write_rows)]
+    assert all(g is IndexError or not isinstance(g, type) for g in got), got
+    assert ("too" in case or "other length" in case) == (got[0] is IndexError)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float32", "complex128"])
+@pytest.mark.parametrize("data_dependent", [False, True])
+@pytest.mark.parametrize("key", [0, -1, 5, "a0", "a-3", "a5"])
+@pytest.mark.parametrize("value", [[1], [[1]], [1, 1], 1])
+def test_one_element_takes_what_the_cpu_takes(dtype, data_dependent, key, value):
+    # NumPy converts an array into one element as a scalar: a bool element
+    # takes an array of one element, a real one raises ValueError, a complex
+    # one TypeError, and an index out of bounds raises IndexError first (on
+    # the dask device when the graph runs, for index arrays and axes of
+    # data-dependent length)
+    def f(device):
+        x = xp.zeros(3, dtype=getattr(xp, dtype), device=device)
+        if device == DASK and data_dependent:
+            x = x[xp.ones(3, dtype=xp.bool, device=device)]
+        k = key if isinstance(key, int) else xp.asarray(int(key[1:]), device=device)
+        x[k] = xp.asarray(value, dtype=getattr(xp, dtype), device=device)
+        return x
+
+    got = same_outcome(f)
+    if key in (5, "a5"):
+        assert got is IndexError
+    elif isinstance(value, list) and dtype != "bool":
+        assert got is (TypeError if dtype == "complex128" else ValueError)
+
+
+def test_complex_assignment_through_index_arrays_does_not_warn():
+    # dask's gather of the complex values cast its own meta to the index
+    # dtype: a ComplexWarning (an error under -W error) where cpu:0 is quiet
+    for k in (xp.asarray(0, device=DASK), xp.asarray([0, 2], device=DASK)):
+        x = xp.zeros(3, dtype=xp.complex128, device=DASK)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x[k] = xp.asarray(1j, dtype=xp.complex128, device=DASK)
+        assert values(x)[0] == 1j
+
+
+@pytest.mark.parametrize("write", [False, True])
+@pytest.mark.parametrize(
+    "key",
+    [
+        lambda i: (i([5]), i(np.zeros(0, dtype=np.int64))),  # broadcast: none
+        lambda i: (i([[5]]), i(np.zeros((0, 1), dtype=np.int64))),
+        lambda i: (i([5]), slice(0, 0)),  # an empty subspace: checked
+        lambda i: (i([[5]]), slice(0, 0)),
+    ],
+)
+def test_index_arrays_broadcast_to_no_index_are_not_checked(key, write):
+    # found by the differential programs: NumPy (so cpu:0) checks indices
+    # whose subspace is empty, but not indices that broadcast to no index at
+    # all; the dask device checked those too (IndexError)
+    def f(device):
+        x = xp.zeros((4, 1), device=device)
+        k = key(lambda v: xp.asarray(v, device=device))
+        if write:
+            x[k] = 1.0
+            return x
+        return x[k]
+
+    got = same_outcome(f)
+    assert (got is IndexError) == isinstance(key(np.asarray)[1], slice)
