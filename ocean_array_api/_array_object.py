@@ -329,8 +329,7 @@ class Array(_Base):  # type: ignore[misc]
         elif tk is Array and key._device is self._device and key._dtype in _dt._all:
             # A lone integer or boolean array: NumPy's checks (IndexError for
             # out-of-bounds indices or a mask of the wrong shape) suffice.
-            kdt = key._dtype
-            if kdt is _dt.bool or kdt in _dt._integer:
+            if key._dtype in _dt._quick_index:
                 ops = self._device._ops
                 try:
                     if data.dtype.isnative:
@@ -396,7 +395,7 @@ class Array(_Base):  # type: ignore[misc]
                 ok = (
                     ok
                     and key._device is self._device
-                    and (key._dtype is _dt.bool or key._dtype in _dt._integer)
+                    and key._dtype in _dt._quick_index
                 )
                 k = key._data
             elif tk is slice:

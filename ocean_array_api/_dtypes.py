@@ -162,6 +162,10 @@ _real_numeric: set[DType] = _integer | _real_floating
 _numeric: set[DType] = _integer | _floating
 _integer_or_boolean: set[DType] = _integer | _boolean
 _all: set[DType] = _numeric | _boolean
+# Index-array dtypes a backend's getitem/setitem takes as they are; uint64
+# values beyond intp go through the backend's "index_array" entry first
+# (NumPy would wrap 2**64 - 1 around to -1).
+_quick_index: set[DType] = _boolean | _signed | {uint8, uint16, uint32}
 
 # Human words for error messages, keyed by the category's identity.
 CATEGORY_NAMES: dict[int, str] = {

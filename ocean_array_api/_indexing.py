@@ -71,6 +71,23 @@ def _check_slice(s: slice, where: str) -> slice:
     return slice(*parts)
 
 
+def index_data(item: Array, device: Any, where: str) -> Any:
+    """The native data of the integer index array ``item`` for ``device``'s
+    getitem/setitem: a uint64 one through the backend's ``index_array``
+    entry where it has one (the CPU's refuses values beyond intp, which
+    NumPy would wrap around to negative indices)."""
+    if item._dtype is not _dt.uint64:
+        return item._data
+    convert = device._ops.get("index_array")
+    if convert is None or getattr(convert, "_ocean_missing", False):
+        return item._data  # the backend's getitem checks such values itself
+    try:
+        return convert(item._data)
+    except IndexError as exc:
+        msg = f"{where}: {exc}"
+        raise IndexError(msg) from None
+
+
 def native_key(x: Array, key: Any, where: str) -> Any:
     """Check ``key`` against the standard's rules for ``x``; return the native key."""
     items = key if key.__class__ is tuple else (key,)
@@ -124,7 +141,7 @@ def native_key(x: Array, key: Any, where: str) -> Any:
                 raise IndexError(msg)
             has_array = True
             n_axes += 1
-            out.append(item._data)
+            out.append(index_data(item, x._device, where))
         else:
             value = _index_int(item)
             if value is not None:  # e.g. numpy.int64 scalars

@@ -27,6 +27,7 @@ from ocean_array_api import _ext_hooks as _hooks
 from ocean_array_api._array_object import Array, _wrap
 from ocean_array_api._devices import Device, default_device
 from ocean_array_api._helpers import device_error
+from ocean_array_api._indexing import index_data
 
 __all__ = ["Index", "index"]
 
@@ -691,7 +692,7 @@ class Index:
         """The key in native form for an unbound use on ``x``."""
         return tuple(
             [
-                it._data if it.__class__ is Array else it
+                index_data(it, x._device, where) if it.__class__ is Array else it
                 for it in self._items_on(x._device, where)
             ]
         )

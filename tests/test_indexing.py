@@ -192,6 +192,86 @@ def test_integer_array_out_of_bounds_is_index_error():
         x[xp.asarray([0, 5])] = 1
 
 
+_INT_DTYPES = [xp.int8, xp.int16, xp.int32, xp.int64, xp.uint8, xp.uint16, xp.uint32, xp.uint64]  # fmt: skip
+
+
+def _index_paths(x, key):
+    """Every way an index array reaches the data: getitem (a lone key and one
+    of a tuple), setitem, take, take_along_axis, an unbound ocean_ext.index."""
+    import ocean_ext
+
+    return {
+        "getitem": lambda: x[key],
+        "tuple": lambda: x[key, ...],
+        "setitem": lambda: x.__setitem__(key, -1),
+        "take": lambda: xp.take(x, key if key.ndim == 1 else xp.reshape(key, (-1,))),
+        "take_along_axis": lambda: xp.take_along_axis(
+            x, xp.reshape(key, (-1,)), axis=0
+        ),
+        "index": lambda: x[ocean_ext.index[key]],
+    }
+
+
+@pytest.mark.skipif(
+    LAZY_DEFAULT,
+    reason="a lazy device cannot check index values without computing them",
+)
+@given(data=st.data())
+def test_index_arrays_of_every_integer_dtype_over_its_whole_range(data):
+    # Values anywhere in the dtype's range: in bounds they index as the same
+    # Python integers do, out of bounds (uint64 beyond intp too, which NumPy
+    # wraps around to negative indices) they raise IndexError on every path.
+    dt = data.draw(st.sampled_from(_INT_DTYPES), label="dtype")
+    info = xp.iinfo(dt)
+    n = data.draw(st.integers(0, 6), label="n")
+    near = st.integers(max(info.min, -n - 1), min(info.max, n))
+    # the range's edges, and where a wider type's sign bit falls
+    edges = {info.min, info.max, (info.max >> 1) + 1, 2**31, 2**32, 2**63}
+    edge = st.sampled_from(sorted(v for v in edges if info.min <= v <= info.max))
+    values = data.draw(
+        st.lists(near | edge | st.integers(info.min, info.max), min_size=0, max_size=4),
+        label="values",
+    )
+    key = xp.asarray(values, dtype=dt)
+    a = np.arange(n, dtype=np.int64) * 10
+    inside = all(-n <= v < n for v in values)
+    for name, call in _index_paths(xp.asarray(a), key).items():
+        if inside:
+            got = call()
+            if name == "setitem":
+                continue
+            np.testing.assert_array_equal(
+                host(got), a[np.asarray(values, dtype=np.int64)], err_msg=name
+            )
+        else:
+            with pytest.raises(IndexError):
+                call()
+    zero_d = xp.asarray(values[0] if values else 0, dtype=dt)
+    if -n <= int(zero_d) < n:
+        assert int(xp.asarray(a)[zero_d]) == a[int(zero_d)]
+    else:
+        with pytest.raises(IndexError):
+            xp.asarray(a)[zero_d]
+
+
+@pytest.mark.skipif(
+    LAZY_DEFAULT,
+    reason="a lazy device cannot check index values without computing them",
+)
+@pytest.mark.parametrize("value", [2**64 - 1, 2**63, 2**63 + 5])
+def test_uint64_indices_beyond_intp_are_out_of_bounds(value):
+    # NumPy casts them to intp, wrapping 2**64 - 1 around to -1: the last
+    # element was read and written
+    x = xp.arange(4.0)
+    key = xp.asarray([value], dtype=xp.uint64)
+    for name, call in _index_paths(x, key).items():
+        with pytest.raises(IndexError, match=str(value)):
+            call()
+        assert xp.all(x == xp.arange(4.0)), name
+    with pytest.raises(IndexError, match=str(value)):
+        x[xp.asarray(value, dtype=xp.uint64)]
+
+
 # --- boolean indexing ---------------------------------------------------------------------------------
 
 

@@ -775,7 +775,7 @@ def _compact_offsets(offsets: ndarray, span: int) -> ndarray:
 
 
 def _take_along_axis(x: ndarray, indices: ndarray, axis: int) -> ndarray:
-    return _native_result(np.take_along_axis(x, indices, axis=axis))
+    return _native_result(np.take_along_axis(x, _as_intp(indices), axis=axis))
 
 
 def _tensordot(x1: ndarray, x2: ndarray, axes: Any) -> ndarray:
@@ -832,6 +832,7 @@ def _build_ops() -> dict[str, Callable[..., Any]]:
             "setitem": operator.setitem,
             "take": _take,
             "take_along_axis": _take_along_axis,
+            "index_array": _as_intp,
             "flat_layout": _flat_layout,
             "take_flat": _take_flat,
             "compact_offsets": _compact_offsets,

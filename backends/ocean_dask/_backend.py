@@ -40,7 +40,7 @@ CREATION = frozenset(
 
 # Entries of the CPU table that the dask table leaves out: the flat-offset
 # gathers of bound index objects (lazy arrays have no memory layout).
-ABSENT = frozenset({"compact_offsets", "flat_layout", "take_flat"})
+ABSENT = frozenset({"compact_offsets", "flat_layout", "index_array", "take_flat"})
 
 # Entries the dask table has beyond the CPU table's names, optional entries of
 # lazy tables (eager tables leave them out): ``raise_if(value, flag, exc)``,

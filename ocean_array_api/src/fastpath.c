@@ -1242,6 +1242,11 @@ array_key(PyObject *key, PyObject *dev)
     int ki = dtype_index(k->dtype);
     if (ki < 0 || !(ki == bool_index || (dtype_flags[ki] & FLAG_INTEGER)))
         return NULL;
+    /* uint64: values beyond intp must be refused, where NumPy wraps them
+     * around (2**64 - 1 indexes as -1); the Python path checks them */
+    PyArray_Descr *nd = (PyArray_Descr *)dtype_native[ki];
+    if (nd != NULL && nd->kind == 'u' && PyDataType_ELSIZE(nd) >= (npy_intp)sizeof(npy_intp))
+        return NULL;
     return Py_NewRef(k->data);
 }
 
