@@ -50,6 +50,7 @@ def _dtype_arg(dtype: object, where: str) -> DType | None:
 def _infer_scalar_dtype(obj: Any, where: str) -> DType:
     """Default dtype of a Python scalar or nested sequence of them."""
     kinds = set()
+    seen: set[int] = set()  # each list once: a list may hold itself
     stack = [obj]
     while stack:
         o = stack.pop()
@@ -66,7 +67,9 @@ def _infer_scalar_dtype(obj: Any, where: str) -> DType:
             msg = f"{where}: a sequence mixing arrays and Python scalars is not supported; use stack()"
             raise TypeError(msg)
         elif isinstance(o, (list, tuple)):
-            stack.extend(o)
+            if id(o) not in seen:
+                seen.add(id(o))
+                stack.extend(o)
         elif isinstance(o, np.generic):
             kinds.add(4)
         else:
@@ -272,16 +275,21 @@ def asarray(
     return _wrap(backend.from_host(np.asarray(host), dev._index), target, dev)
 
 
+_MAX_NESTING = 64  # NumPy's most dimensions
+
+
 def _nested_devices(obj: Any) -> set[Device]:
     """The devices of the Arrays inside a nested list/tuple (empty for plain
     Python data)."""
     found: set[Device] = set()
+    seen: set[int] = set()  # each list once: a list may hold itself (l.append(l))
     stack = [obj]
     while stack:
         o = stack.pop()
         if o.__class__ is Array:
             found.add(o._device)
-        elif o.__class__ is list or o.__class__ is tuple:
+        elif (o.__class__ is list or o.__class__ is tuple) and id(o) not in seen:
+            seen.add(id(o))
             stack.extend(o)
     return found
 
@@ -305,15 +313,21 @@ def _asarray_of_nested(
     else:
         dev = parse_device(device, where)
 
-    def to_host(o: Any) -> Any:
+    def to_host(o: Any, depth: int) -> Any:
         if o.__class__ is Array:
             return o._device._backend.to_host(o._data)
         if o.__class__ is list or o.__class__ is tuple:
-            return [to_host(e) for e in o]
+            if depth > _MAX_NESTING:  # (a list that holds itself never ends)
+                msg = (
+                    f"`obj` nests sequences more than {_MAX_NESTING} deep "
+                    f"(an array has at most {_MAX_NESTING} dimensions)"
+                )
+                raise ValueError(msg)
+            return [to_host(e, depth + 1) for e in o]
         return o
 
     try:
-        host = np.asarray(to_host(obj), dtype=None if dt is None else dt._native)
+        host = np.asarray(to_host(obj, 1), dtype=None if dt is None else dt._native)
     except (ValueError, TypeError) as exc:
         msg = f"{where}: cannot convert `obj` to an array: {exc}"
         raise (TypeError if isinstance(exc, TypeError) else ValueError)(msg) from None
@@ -322,6 +336,7 @@ def _asarray_of_nested(
 
 def _check_int_range(obj: Any, dt: DType, where: str) -> None:
     info = np.iinfo(dt._native)
+    seen: set[int] = set()  # each list once: a list may hold itself
     stack = [obj]
     while stack:
         o = stack.pop()
@@ -329,7 +344,8 @@ def _check_int_range(obj: Any, dt: DType, where: str) -> None:
             if not info.min <= o <= info.max:
                 msg = f"{where}: Python int {o} is out of bounds for {dt}"
                 raise OverflowError(msg)
-        elif isinstance(o, (list, tuple)):
+        elif isinstance(o, (list, tuple)) and id(o) not in seen:
+            seen.add(id(o))
             stack.extend(o)
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import array
 import math
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -733,3 +736,33 @@ def test_scalar_arguments_must_still_be_0d():
         xp.arange(0, 3, xp.ones(1))
     with pytest.raises(TypeError, match="does not fit"):
         xp.full((2,), xp.asarray(1.5), dtype=xp.int32)
+
+
+def test_asarray_of_a_list_that_holds_itself_raises():
+    # Such a list (directly, through another list, with an Array inside) has
+    # no shape: NumPy's ValueError, where the walks over the nesting looped
+    # for ever (or hit the recursion limit).  In a subprocess with a time
+    # limit, so that a regression fails instead of hanging the run.
+    code = textwrap.dedent(
+        """
+        import ocean_array_api as xp
+        def cases():
+            a = []; a.append(a); yield a
+            b = [1]; b.append(b); yield b
+            c = [1.0]; d = [c]; c.append(d); yield c
+            e = [xp.asarray(1.0)]; e.append(e); yield e
+            yield [[1, 2], b]
+        for obj in cases():
+            for dtype in (None, xp.int8, xp.float32):
+                try:
+                    xp.asarray(obj, dtype=dtype)
+                except ValueError:
+                    continue
+                raise SystemExit(f"no ValueError for {obj!r:.40} {dtype}")
+        print("ok")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
