@@ -399,7 +399,17 @@ class Array(_Base):  # type: ignore[misc]
                 )
                 k = key._data
             elif tk is slice:
-                ok = ok and key.step != 0
+                # bounds of other types (with __index__) run their own code
+                # inside the write, after the read-only check: the full path
+                ok = (
+                    ok
+                    and (key.start is None or key.start.__class__ is int)
+                    and (key.stop is None or key.stop.__class__ is int)
+                    and (
+                        key.step is None
+                        or (key.step.__class__ is int and key.step != 0)
+                    )
+                )
                 k = key
             else:
                 k = key

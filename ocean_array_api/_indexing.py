@@ -195,6 +195,9 @@ def setitem(
     check_writable(x, where)
     nkey = native_key(x, key, where)
     v = native_value(x, value, where)
+    # again: converting the key and value runs their own code (__index__,
+    # __float__), which may have made x read-only (ocean_ext.set_readonly)
+    check_writable(x, where)
     try:
         if failed is not None:
             raise failed

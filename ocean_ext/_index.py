@@ -743,6 +743,7 @@ class Index:
                 items = self._items_on(dev, _SET)
                 _resolve(items, _shape(x), dev, _SET)
                 raise
+            _hooks.check_writable(x, _SET)  # the value's own code ran since
             try:
                 dev._ops["setitem"](data, nkey, v)
             except IndexError as exc:
@@ -760,6 +761,7 @@ class Index:
                 f"dimensions, got {value.ndim}"
             )
             raise TypeError(msg)
+        _hooks.check_writable(x, _SET)  # the value's own code ran since
         target: Any = data
         key: Any = b.nkey
         if not b.view:

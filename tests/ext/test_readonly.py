@@ -459,3 +459,46 @@ def test_sparse_arrays_use_their_own_flag():
     assert not ocean_ext.is_readonly(s)
     s[0, 0] = 5.0
     assert float(s.todense()[0, 0]) == 5.0
+
+
+class _ReadOnlyOnIndex:
+    """An index whose conversion makes ``base`` read-only."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def __index__(self):
+        ocean_ext.set_readonly(self.base)
+        return 0
+
+
+class _ReadOnlyOnFloat:
+    def __init__(self, base):
+        self.base = base
+
+    def __float__(self):
+        ocean_ext.set_readonly(self.base)
+        return 5.0
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda v, b: v.__setitem__(_ReadOnlyOnIndex(b), 9.0),
+        lambda v, b: v.__setitem__((_ReadOnlyOnIndex(b), ...), 9.0),
+        lambda v, b: v.__setitem__(slice(_ReadOnlyOnIndex(b), None), 9.0),
+        lambda v, b: v.__setitem__(0, type("F", (float,), {"__float__": (
+            lambda s: _ReadOnlyOnFloat(b).__float__())})(1.0)),
+        lambda v, b: v.__setitem__(ocean_ext.index[1], type("F", (float,), {
+            "__float__": (lambda s: _ReadOnlyOnFloat(b).__float__())})(1.0)),
+    ],
+    ids=["int key", "tuple key", "slice bound", "float value", "index object"],
+)  # fmt: skip
+def test_made_read_only_while_the_write_converts_its_key_or_value(write):
+    # the key's or value's own code runs during the write and makes the base
+    # read-only: the write must not go through (the check comes after it)
+    b = xp.arange(5.0)
+    v = b[1:]
+    with pytest.raises(ocean_ext.ReadOnlyError):
+        write(v, b)
+    assert xp.all(b == xp.arange(5.0))
