@@ -262,6 +262,7 @@ class Array(_Base):  # type: ignore[misc]
                 f"to a NumPy array is refused, use x.to_device('cpu') first"
             )
             raise TypeError(msg)
+        host_conversions[0] += 1  # (asarray learns that a list held Arrays)
         data = backend.to_host(self._data)  # computes a lazy array's graph
         if not self._dtype._standard:  # ocean_ext dtypes: complex32 as complex64
             from ._ext_dtypes import host_values
@@ -577,6 +578,10 @@ def _fixed_attribute(action: str, name: str) -> AttributeError:
 
 
 _object_new = object.__new__
+
+# How many times __array__ has run (any thread): asarray compares it around
+# a conversion of Python sequences to see whether NumPy met Arrays in them.
+host_conversions = [0]
 
 
 def _wrap(data: Any, dtype: DType, device: Device) -> Array:

@@ -13,7 +13,7 @@ from . import _array_object as _ao
 from . import _devices, _hints
 from . import _dtypes as _dt
 from . import _ext_dtypes as _ext
-from ._array_object import Array, _transfer, _wrap
+from ._array_object import Array, _transfer, _wrap, host_conversions
 from ._devices import CPU as _CPU
 from ._devices import Device, default_device, parse_device
 from ._dtypes import DType, check_dtype_arg
@@ -201,6 +201,7 @@ def asarray(
             raise ValueError(msg)
         if dt is not None and not dt._standard:  # an ocean_ext dtype
             return _ext.asarray_python(obj, dt, dev)
+        before = host_conversions[0]
         try:
             data = backend.asarray(
                 obj, None if dt is None else dt._native, dev._index, None
@@ -215,6 +216,13 @@ def asarray(
             raise (TypeError if isinstance(exc, TypeError) else ValueError)(
                 msg
             ) from None
+        if host_conversions[0] != before:
+            # NumPy took Arrays of a CPU device in the sequence through
+            # __array__ (or another thread did): where they are and whether
+            # they agree decide the device, as for any other device
+            devices = _nested_devices(obj)
+            if devices:
+                return _asarray_of_nested(obj, devices, dt, device, where)
         if dt is None:
             dt = _PYTHON_DEFAULTS.get(data.dtype)
             if dt is None:

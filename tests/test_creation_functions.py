@@ -767,3 +767,18 @@ def test_asarray_of_a_list_that_holds_itself_raises():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "ok"
+
+
+def test_asarray_of_a_sequence_of_arrays_follows_their_device():
+    # NumPy takes CPU arrays in a list through __array__, whatever their
+    # device: the result went to the default device, devices mixed silently
+    a0, a1 = xp.asarray(1.0, device="cpu:0"), xp.asarray(2.0, device="cpu:1")
+    assert xp.asarray([a1, a1]).device == a1.device
+    assert xp.asarray([[a1], [a1]]).device == a1.device
+    assert xp.asarray([a1, 2.5]).device == a1.device
+    assert xp.asarray([a0, a0]).device == a0.device
+    assert xp.asarray([a1, a1], device=a0.device).device == a0.device
+    with pytest.raises(ValueError, match="different devices"):
+        xp.asarray([a0, a1])
+    with pytest.raises(ValueError, match="different devices"):
+        xp.asarray([[a0], [a1]], dtype=xp.float32)
