@@ -626,8 +626,10 @@ def _real_scalar(
         value, (np.bool_, np.complexfloating)
     ):
         return value.item()
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)  # a subclass of int: an int (the dtype follows it)
+    if isinstance(value, float):
+        return float(value)
     type_error(where, argname, "an int or float", value)
 
 

@@ -782,3 +782,22 @@ def test_asarray_of_a_sequence_of_arrays_follows_their_device():
         xp.asarray([a0, a1])
     with pytest.raises(ValueError, match="different devices"):
         xp.asarray([[a0], [a1]], dtype=xp.float32)
+
+
+def test_arange_of_int_subclasses_is_an_integer_range():
+    # "If those are all integers, the output array dtype must be the default
+    # integer dtype": a subclass of int is an int (it gave float64)
+    class I(int):
+        pass
+
+    class F(float):
+        pass
+
+    assert (
+        xp.arange(I(4)).dtype
+        == xp.__array_namespace_info__().default_dtypes()["integral"]
+    )
+    assert xp.arange(I(1), I(7), I(2)).dtype == xp.int64
+    np.testing.assert_array_equal(host(xp.arange(I(1), I(7), I(2))), [1, 3, 5])
+    assert xp.arange(F(2.0)).dtype == xp.float64
+    assert xp.arange(I(1), F(2.5)).dtype == xp.float64
