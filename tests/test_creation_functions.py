@@ -787,17 +787,17 @@ def test_asarray_of_a_sequence_of_arrays_follows_their_device():
 def test_arange_of_int_subclasses_is_an_integer_range():
     # "If those are all integers, the output array dtype must be the default
     # integer dtype": a subclass of int is an int (it gave float64)
-    class I(int):
+    class Int(int):
         pass
 
-    class F(float):
+    class Flt(float):
         pass
 
     assert (
-        xp.arange(I(4)).dtype
+        xp.arange(Int(4)).dtype
         == xp.__array_namespace_info__().default_dtypes()["integral"]
     )
-    assert xp.arange(I(1), I(7), I(2)).dtype == xp.int64
-    np.testing.assert_array_equal(host(xp.arange(I(1), I(7), I(2))), [1, 3, 5])
-    assert xp.arange(F(2.0)).dtype == xp.float64
-    assert xp.arange(I(1), F(2.5)).dtype == xp.float64
+    assert xp.arange(Int(1), Int(7), Int(2)).dtype == xp.int64
+    np.testing.assert_array_equal(host(xp.arange(Int(1), Int(7), Int(2))), [1, 3, 5])
+    assert xp.arange(Flt(2.0)).dtype == xp.float64
+    assert xp.arange(Int(1), Flt(2.5)).dtype == xp.float64
