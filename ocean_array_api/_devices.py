@@ -131,13 +131,21 @@ class Device:
     __hash__ = object.__hash__
 
     # --- scoped default device ---------------------------------------------
+    # Safe against an interrupt (Ctrl-C) anywhere inside: ``__enter__`` undoes
+    # its change when it raises (``with`` then calls no ``__exit__``), and
+    # ``__exit__`` is one line of C calls, so it either has not started or is
+    # done.  (Nothing written in Python can guard its own first instruction.)
     def __enter__(self) -> Device:
-        _scope.set((*_scope.get(), self))
-        return self
+        old = _scope.get()
+        try:
+            _scope.set((*old, self))
+            return self
+        except BaseException:
+            _scope.set(old)
+            raise
 
     def __exit__(self, *exc: object) -> None:
-        stack = _scope.get()
-        _scope.set(stack[:-1])
+        _scope.set(_scope.get()[:-1])
 
 
 def _missing_entry(name: str, kind: str) -> Any:

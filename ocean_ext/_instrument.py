@@ -172,8 +172,49 @@ def _restore_quick_paths() -> None:
         _array_object._fp._set_enabled(_fastpath_state.pop())
 
 
+def _locked(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` under ``_lock``.  On one line on purpose: a ``with`` on
+    two lines runs its exit on its own line, where a trace function (and so
+    an interrupt injected by one) can stop it before the lock is released."""
+    with _lock: return fn(*args)  # noqa: E701  # fmt: skip
+
+
+def _settle() -> None:
+    """Make the tables and quick paths agree with ``_active`` again (after an
+    interrupt split a change): idempotent."""
+    if not _active:
+        _unwrap_tables()
+        _restore_quick_paths()
+
+
+def _join(stats: InstrumentStats) -> None:
+    # under _lock; on any exception (an interrupt) nothing has changed
+    try:
+        if not _active:
+            _wrap_tables()
+            _step_aside_quick_paths()
+        _active.append(stats)
+    except BaseException:
+        _drop(stats)
+        raise
+
+
+def _drop(stats: InstrumentStats) -> None:
+    """Undo ``_join(stats)``, as far as it got: idempotent (under _lock)."""
+    # By identity: stats are Mappings, and equal contents compare equal.
+    for i, s in enumerate(_active):
+        if s is stats:
+            del _active[i]
+            break
+    _settle()
+
+
 class _Instrument:
-    """The context manager :func:`instrument` returns: reusable and reentrant."""
+    """The context manager :func:`instrument` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere in its entry and exit: each
+    undoes or finishes its change before the interrupt propagates (the
+    global part is idempotent; ``_entered`` changes last)."""
 
     __slots__ = ("_entered",)
 
@@ -182,22 +223,24 @@ class _Instrument:
 
     def __enter__(self) -> InstrumentStats:
         stats = InstrumentStats()
-        with _lock:
-            if not _active:
-                _wrap_tables()
-                _step_aside_quick_paths()
-            _active.append(stats)
+        try:
+            _locked(_join, stats)
             self._entered.append(stats)
-        return stats
+            return stats
+        except BaseException:
+            _locked(_drop, stats)
+            if self._entered and self._entered[-1] is stats:
+                self._entered.pop()
+            raise
 
     def __exit__(self, *exc: object) -> None:
-        stats = self._entered.pop()
-        with _lock:
-            # By identity: stats are Mappings, and equal contents compare equal.
-            del _active[next(i for i, s in enumerate(_active) if s is stats)]
-            if not _active:
-                _unwrap_tables()
-                _restore_quick_paths()
+        try:
+            _locked(_drop, self._entered[-1])
+            self._entered.pop()
+        except BaseException:  # an interrupt stopped it: finish it
+            _locked(_drop, self._entered[-1])
+            self._entered.pop()
+            raise
 
 
 def instrument() -> AbstractContextManager[InstrumentStats]:

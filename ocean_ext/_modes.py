@@ -64,8 +64,16 @@ _VALID = "'standard', 'warn', 'raise' or 'complex'"
 
 # The default mode of this thread / asyncio task.  Only valid modes are ever
 # stored, so the functions need not re-check what they read.
-_current: ContextVar[str] = ContextVar("ocean_ext.compute_mode", default="standard")
-_get = _current.get
+# The modes of the blocks entered, innermost first: one variable, so that a
+# block's entry and exit are each one ``set`` (see _Scope).
+_current: ContextVar[tuple[str, ...]] = ContextVar(
+    "ocean_ext.compute_mode", default=("standard",)
+)
+_current_get = _current.get
+
+
+def _get() -> str:
+    return _current_get()[0]
 
 
 class DomainWarning(RuntimeWarning):
@@ -127,13 +135,12 @@ def _check_mode(mode: object, where: str) -> str:
 
 # The modes that the active blocks replaced, innermost last, per context (so
 # the same block object can be entered again, nested, or in another thread).
-_replaced: ContextVar[tuple[str, ...]] = ContextVar(
-    "ocean_ext.compute_mode.replaced", default=()
-)
-
-
 class _Scope:
-    """The context manager :func:`compute_mode` returns: reusable and reentrant."""
+    """The context manager :func:`compute_mode` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere inside: ``__enter__`` undoes
+    its change when it raises (``with`` then calls no ``__exit__``), and
+    ``__exit__`` is one line of C calls."""
 
     __slots__ = ("_mode",)
 
@@ -141,14 +148,16 @@ class _Scope:
         self._mode = mode
 
     def __enter__(self) -> str:
-        _replaced.set((*_replaced.get(), _current.get()))
-        _current.set(self._mode)
-        return self._mode
+        old = _current_get()
+        try:
+            _current.set((self._mode, *old))
+            return self._mode
+        except BaseException:
+            _current.set(old)
+            raise
 
     def __exit__(self, *exc: object) -> None:
-        replaced = _replaced.get()
-        _current.set(replaced[-1])
-        _replaced.set(replaced[:-1])
+        _current.set(_current_get()[1:])
 
     def __repr__(self) -> str:
         return f"ocean_ext.compute_mode({self._mode!r})"

@@ -50,7 +50,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from contextvars import ContextVar, Token
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
@@ -172,22 +172,37 @@ _active: ContextVar[tuple[PortabilityReport, ...]] = ContextVar(
 
 class _ReportBlock:
     """The context manager :func:`portability_report` returns: reusable and
-    reentrant, each entry recording into a new report."""
+    reentrant, each entry recording into a new report.
 
-    __slots__ = ("_entered",)
+    Safe against an interrupt (Ctrl-C) anywhere in its entry and exit: each
+    undoes or finishes its change before the interrupt propagates."""
 
-    def __init__(self) -> None:
-        self._entered: list[Token[tuple[PortabilityReport, ...]]] = []
+    __slots__ = ()
 
     def __enter__(self) -> PortabilityReport:
         report = PortabilityReport()
-        _install()
-        self._entered.append(_active.set((*_active.get(), report)))
-        return report
+        old = _active.get()
+        try:
+            _locked(_install, report)
+            _active.set((*old, report))
+            return report
+        except BaseException:
+            _active.set(old)
+            _locked(_uninstall, report)
+            raise
 
     def __exit__(self, *exc: object) -> None:
-        _active.reset(self._entered.pop())
-        _uninstall()
+        # The innermost report of this context is this block's.  The global
+        # part goes first and is idempotent; the context's stack changes
+        # last, so a second try (after an interrupt) finds the same report.
+        try:
+            _locked(_uninstall, _active.get()[-1])
+            _active.set(_active.get()[:-1])
+        except BaseException:
+            stack = _active.get()
+            _locked(_uninstall, stack[-1])
+            _active.set(stack[:-1])
+            raise
 
 
 def portability_report() -> AbstractContextManager[PortabilityReport]:
@@ -237,7 +252,10 @@ def portability_report() -> AbstractContextManager[PortabilityReport]:
 # --- installing the wrappers -------------------------------------------------
 
 _lock = threading.Lock()
-_depth = 0
+# The reports of the blocks entered (in every thread); wrappers are installed
+# while there is one.
+_holders: list[PortabilityReport] = []
+_slots_touched = False  # Array's operators were replaced since the last restore
 # (owner, name) -> the original attribute, for every wrapper installed.
 _originals: dict[tuple[Any, str], Any] = {}
 
@@ -270,27 +288,43 @@ def _namespaces() -> list[tuple[ModuleType, str]]:
     return out
 
 
-def _install() -> None:
-    global _depth
-    with _lock:
-        _depth += 1
-        if _depth > 1:
-            return
-        seen: set[int] = set()
-        for mod, prefix in _namespaces():
-            if id(mod) in seen:
+def _locked(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` under ``_lock``.  On one line on purpose: a ``with`` on
+    two lines runs its exit on its own line, where a trace function (and so
+    an interrupt injected by one) can stop it before the lock is released."""
+    with _lock: return fn(*args)  # noqa: E701  # fmt: skip
+
+
+def _install(report: PortabilityReport) -> None:
+    """Count ``report`` among the active ones; the first installs the
+    wrappers (under _lock; on any exception nothing has changed)."""
+    try:
+        if not _holders:
+            _install_wrappers()
+        _holders.append(report)
+    except BaseException:
+        _uninstall(report)
+        raise
+
+
+def _install_wrappers() -> None:
+    global _slots_touched
+    seen: set[int] = set()
+    for mod, prefix in _namespaces():
+        if id(mod) in seen:
+            continue
+        seen.add(id(mod))
+        for name, value in list(vars(mod).items()):
+            if name.startswith("_") or not _is_function(value) or name in _SKIP:
                 continue
-            seen.add(id(mod))
-            for name, value in list(vars(mod).items()):
-                if name.startswith("_") or not _is_function(value) or name in _SKIP:
-                    continue
-                _originals[(mod, name)] = value
-                setattr(mod, name, _lenient(value, prefix + name))
-        for name in _ARRAY_METHODS:
-            value = Array.__dict__.get(name)
-            if value is not None:
-                _originals[(Array, name)] = value
-                setattr(Array, name, _lenient(value, "Array." + name, method=True))
+            _originals[(mod, name)] = value
+            setattr(mod, name, _lenient(value, prefix + name))
+    _slots_touched = True
+    for name in _ARRAY_METHODS:
+        value = Array.__dict__.get(name)
+        if value is not None:
+            _originals[(Array, name)] = value
+            setattr(Array, name, _lenient(value, "Array." + name, method=True))
 
 
 def _is_function(value: Any) -> bool:
@@ -302,18 +336,24 @@ def _is_function(value: Any) -> bool:
     )
 
 
-def _uninstall() -> None:
-    global _depth
-    with _lock:
-        _depth -= 1
-        if _depth:
-            return
-        for (owner, name), value in _originals.items():
-            setattr(owner, name, value)
-        _originals.clear()
+def _uninstall(report: PortabilityReport) -> None:
+    """Undo ``_install(report)``, as far as it got: idempotent (under _lock).
+    The last report out restores the originals."""
+    global _slots_touched
+    for i, r in enumerate(_holders):
+        if r is report:
+            del _holders[i]
+            break
+    if _holders:
+        return
+    for (owner, name), value in list(_originals.items()):
+        setattr(owner, name, value)
+        del _originals[(owner, name)]
+    if _slots_touched:
         # setattr on Array made CPython reset its operator slots to the
         # generic ones: put the compiled fast path back (docs/dev/fastpath.md)
         _restore_fast_slots()
+        _slots_touched = False
 
 
 def _restore_fast_slots() -> None:

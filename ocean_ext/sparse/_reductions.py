@@ -626,8 +626,10 @@ def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any
     _check_keepdims(keepdims, "count_nonzero()")
     _axes(x, axis, "count_nonzero()")
 
+    # the zero of x's kind: a Python int does not combine with a bool array
+    zero = False if x.dtype == _dt.bool else 0
     return _sum(
-        _map_dtype(not_equal(x, 0), _dt.int64),
+        _map_dtype(not_equal(x, zero), _dt.int64),
         axis=axis,
         dtype=_dt.int64,
         keepdims=keepdims,

@@ -230,3 +230,14 @@ def test_prod_keepdims_dtype_and_integers():
     # integer products wrap like dense ones
     big = sparse.COO.from_dense(xp.asarray([2**40, 2**40, 7]), fill_value=0)
     assert int(sparse.prod(big)) == int(xp.prod(big.todense()))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+def test_count_nonzero_bool(axis):
+    # a bool COO compares with False, not with the int 0 (a TypeError then)
+    a = np.asarray([[True, False, True], [False, False, True]])
+    s = sparse.COO.from_dense(xp.asarray(a))
+    got = sparse.count_nonzero(s, axis=axis)
+    got = got.todense() if isinstance(got, sparse.COO) else got
+    assert got.dtype == xp.int64
+    np.testing.assert_array_equal(np.asarray(got), np.count_nonzero(a, axis=axis))
