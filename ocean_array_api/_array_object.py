@@ -178,7 +178,9 @@ class Array(_Base):  # type: ignore[misc]
     ) -> types.ModuleType:
         """The namespace of this array (the module, or a namespace for another
         revision of the standard when ``api_version`` names one)."""
-        if api_version is None or api_version == API_VERSION:
+        if api_version is None or (
+            api_version.__class__ is str and api_version == API_VERSION
+        ):
             import ocean_array_api
 
             return ocean_array_api

@@ -14,8 +14,21 @@ SUPPORTED_VERSIONS: tuple[str, ...] = ("2023.12", "2024.12", "2025.12")
 NEWEST_VERSION = "2025.12"
 
 
+class VersionTypeError(TypeError, ValueError):
+    """An API version that is not a string: a TypeError (the wrong kind of
+    argument), and a ValueError as every unsupported version is (as NumPy's
+    AxisError is both a ValueError and an IndexError)."""
+
+
 def check_version(version: object, where: str) -> str:
-    """Return ``version`` if this package implements it, else raise ValueError."""
+    """Return ``version`` if this package implements it, else raise ValueError
+    (TypeError for something other than a string)."""
+    if version.__class__ is not str:  # (an object equal to everything passed)
+        msg = (
+            f"{where}: API version must be a string such as {NEWEST_VERSION!r}, "
+            f"got {type(version).__name__} {version!r:.60}"
+        )
+        raise VersionTypeError(msg)
     if version not in SUPPORTED_VERSIONS:
         msg = (
             f"{where}: API version must be one of {', '.join(SUPPORTED_VERSIONS)}, "

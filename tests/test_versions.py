@@ -168,6 +168,21 @@ def test_unknown_versions_are_value_errors(version):
         xp.asarray(1).__array_namespace__(api_version=version)
 
 
+class _EqualToEverything:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("version", [2025.12, b"2025.12", _EqualToEverything()])
+def test_versions_of_another_type_are_type_errors(version):
+    # also ValueErrors (above); an object equal to everything was taken as
+    # a supported version and returned the namespace
+    with pytest.raises(TypeError, match="must be a string"):
+        xp.asarray(1).__array_namespace__(api_version=version)
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_meshgrid_and_broadcast_arrays_return_type(version):
     ns = _ns(version)
