@@ -115,9 +115,14 @@ _PYTHON_DEFAULTS = {
 def _from_native_dtype(native: np.dtype, where: str) -> DType:
     dt = _dt.from_native(native)
     if dt is None or not dt._standard:
+        hint = (
+            " (ocean_ext supports float16)"
+            if native.kind == "f" and native.itemsize == 2
+            else ""
+        )
         msg = (
             f"{where}: input of NumPy dtype {native} has no standard dtype here; "
-            f"convert it first (ocean_ext supports float16)"
+            f"convert it first{hint}"
         )
         raise TypeError(msg)
     return dt
@@ -206,8 +211,9 @@ def asarray(
             data = backend.asarray(
                 obj, None if dt is None else dt._native, dev._index, None
             )
-        except OverflowError:
-            raise
+        except OverflowError as exc:  # a Python int (or inf) out of dtype's range
+            msg = f"{where}: {exc}"
+            raise OverflowError(msg) from None
         except (ValueError, TypeError) as exc:
             devices = _nested_devices(obj)
             if devices:  # a sequence of our arrays on a non-CPU device

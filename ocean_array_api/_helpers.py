@@ -22,8 +22,18 @@ _SCALARS = (bool, int, float, complex)
 _MAX_SIZE = sys.maxsize
 
 
+def type_name(obj: object) -> str:
+    """The name of ``obj``'s type for a message: qualified by its package
+    where it is not a builtin (``numpy.bool``, not ``bool``)."""
+    t = type(obj)
+    module = t.__module__
+    if module == "builtins":
+        return t.__name__
+    return f"{module.partition('.')[0]}.{t.__name__}"
+
+
 def type_error(where: str, argname: str, expected: str, got: object) -> NoReturn:
-    msg = f"{where}: `{argname}` must be {expected}, got {type(got).__name__}" + (
+    msg = f"{where}: `{argname}` must be {expected}, got {type_name(got)}" + (
         f" {got!r}" if isinstance(got, (int, float, str)) else ""
     )
     raise TypeError(msg)
@@ -78,8 +88,12 @@ def check_int(value: object, where: str, argname: str, expected: str = "an int")
 
 def check_size(n: int, where: str, what: str) -> None:
     """ValueError when ``n`` elements (or one dimension of ``n``) are more than
-    any array can hold (a memory error would be NumPy's unnamed message)."""
-    if n > _MAX_SIZE:
+    any array can hold (a memory error would be NumPy's unnamed message).
+
+    NumPy's limit is on bytes (``sys.maxsize``); elements of the widest
+    dtype (16 bytes) set the bound here, so that no creation reaches NumPy's
+    unnamed "array is too big"."""
+    if n > _MAX_SIZE // 16:
         msg = f"{where}: {what} would have {n} elements, more than an array can hold"
         raise ValueError(msg)
 

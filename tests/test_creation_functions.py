@@ -801,3 +801,31 @@ def test_arange_of_int_subclasses_is_an_integer_range():
     np.testing.assert_array_equal(host(xp.arange(Int(1), Int(7), Int(2))), [1, 3, 5])
     assert xp.arange(Flt(2.0)).dtype == xp.float64
     assert xp.arange(Int(1), Flt(2.5)).dtype == xp.float64
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "match"),
+    [
+        (lambda: xp.arange(0, -(2**62), -1), ValueError, r"^arange\(\): .*more than"),
+        (lambda: xp.linspace(0, 1, 2**62), ValueError, r"^linspace\(\): .*more than"),
+        (lambda: xp.zeros(2**61), ValueError, r"^zeros\(\): .*more than"),
+        (lambda: xp.asarray([300], dtype=xp.int8), OverflowError, r"^asarray\(\): .*300"),
+        (lambda: xp.asarray([math.inf], dtype=xp.int32), OverflowError, r"^asarray\(\)"),
+        (lambda: xp.asarray(xp.ones(2), copy=np.False_), TypeError, r"got numpy\.bool$"),
+    ],
+    ids=["arange", "linspace", "zeros", "int8 300", "inf to int32", "numpy bool"],
+)  # fmt: skip
+def test_errors_name_the_function(call, exc, match):
+    # NumPy's own messages ("array is too big", "Python integer 300 out of
+    # bounds") named no function; a NumPy bool was reported as "bool"
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_the_float16_hint_only_for_float16():
+    with pytest.raises(TypeError, match="ocean_ext supports float16"):
+        xp.asarray(np.ones(2, np.float16))
+    for a in (np.array(["a"]), np.array(["2020-01-01"], dtype="datetime64[D]")):
+        with pytest.raises(TypeError) as info:
+            xp.asarray(a)
+        assert "float16" not in str(info.value)
