@@ -152,7 +152,10 @@ def _shape_error(where: str, exc: Exception) -> ValueError:
 
 
 def _overflow_error(where: str, exc: Exception) -> OverflowError:
-    return OverflowError(f"{where}: {exc}")
+    text = str(exc)
+    if "too large to convert to C" in text:  # NumPy's words say not which int
+        text = "a Python int operand beyond 64 bits is out of bounds for every integer dtype"
+    return OverflowError(f"{where}: {text}")
 
 
 # --- factories ---------------------------------------------------------------

@@ -8,6 +8,7 @@ cast to that dtype.
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -721,3 +722,14 @@ def test_out_of_range_python_int_operands_name_the_function(name):
     # Comparisons with an out-of-range int are exact, not errors.
     assert not bool(xp.any(x == 300))
     assert bool(xp.all(x < 300))
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.lshift, operator.iadd])
+def test_python_int_beyond_64_bits_names_the_problem(op):
+    # NumPy's "Python int too large to convert to C long" named no value
+    x = xp.asarray([1], dtype=xp.int8)
+    with pytest.raises(
+        OverflowError, match=r"\(\): a Python int operand beyond 64 bits"
+    ):
+        op(x, 2**70)
+    assert int(x[0]) == 1
