@@ -932,8 +932,12 @@ def from_dlpack(
         native = src._backend.from_dlpack(
             x, src._index, copy if target is src else None
         )
-    except (BufferError, TypeError, ValueError):
-        raise
+    except (BufferError, TypeError, ValueError) as exc:
+        if "PyCapsule" not in str(exc):
+            raise
+        # Python's own words: __dlpack__ gave no capsule, or a used one
+        msg = f"{where}: `x.__dlpack__()` gave no unused DLPack capsule ({exc})"
+        raise BufferError(msg) from None
     except Exception as exc:  # e.g. RuntimeError from a producer
         msg = f"{where}: {exc}"
         raise BufferError(msg) from None

@@ -719,8 +719,17 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
         size = None if size is None else size * r
     if size is not None:  # (None: data-dependent, lazy devices)
         check_size(size, fn, f"with `repetitions` {reps}, the result")
+    if max(len(reps), x.ndim) > _MAX_DIMS:
+        msg = (
+            f"{fn}: the result would have {max(len(reps), x.ndim)} dimensions, "
+            f"more than the {_MAX_DIMS} an array can have"
+        )
+        raise ValueError(msg)
     dev = x._device
     return _wrap(dev._ops["tile"](x._data, reps), x._dtype, dev)
+
+
+_MAX_DIMS = 64  # NumPy's
 
 
 # The compiled fast path (docs/dev/fastpath.md) in front of the hot functions.

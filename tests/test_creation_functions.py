@@ -829,3 +829,25 @@ def test_the_float16_hint_only_for_float16():
         with pytest.raises(TypeError) as info:
             xp.asarray(a)
         assert "float16" not in str(info.value)
+
+
+def test_from_dlpack_of_a_bad_capsule_is_a_buffer_error():
+    # Python's own "PyCapsule_GetPointer called with ..." ValueError leaked
+    class NoCapsule:
+        def __dlpack__(self, **kwargs):
+            return 42
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    capsule = np.arange(3.0).__dlpack__()
+
+    class SameCapsule(NoCapsule):
+        def __dlpack__(self, **kwargs):
+            return capsule
+
+    with pytest.raises(BufferError, match=r"^from_dlpack\(\): "):
+        xp.from_dlpack(NoCapsule())
+    xp.from_dlpack(SameCapsule())  # the capsule's first use
+    with pytest.raises(BufferError, match=r"^from_dlpack\(\): "):
+        xp.from_dlpack(SameCapsule())  # used already

@@ -404,3 +404,10 @@ def test_moveaxis_takes_lists_as_tuples():
     x = xp.ones((2, 3, 4))
     assert xp.moveaxis(x, [0, 1], [1, 2]).shape == (4, 2, 3)
     assert xp.moveaxis(x, [0], (2,)).shape == (3, 4, 2)
+
+
+def test_tile_past_64_dimensions_names_itself():
+    # NumPy's "ndmin must be <= ndmax (64)" named neither function nor argument
+    assert xp.tile(xp.ones(1), (1,) * 64).ndim == 64
+    with pytest.raises(ValueError, match=r"^tile\(\): .*65 dimensions"):
+        xp.tile(xp.ones(1), (1,) * 65)
