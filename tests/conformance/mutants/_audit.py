@@ -417,3 +417,55 @@ def _(m, xp):
         )
 
     return {"linspace": linspace}
+
+
+# --- the audit's last misses (allowed first) ---------------------------------------
+
+
+@_variant(
+    "matmul_mismatch_type_error",
+    "matmul",
+    "matmul() of mismatched inner dimensions raises TypeError (the standard"
+    " names no exception type: 2023.12 and 2024.12 list the cases under"
+    " 'Raises' without one, 2025.12 says 'an exception should be raised')",
+)
+def _(m, xp):
+    @_wrap(xp.matmul)
+    def matmul(x1, x2, /):
+        try:
+            return xp.matmul(x1, x2)
+        except ValueError as e:
+            raise TypeError(str(e)) from None
+
+    return {"matmul": matmul}
+
+
+def _skipping_nan(xp, base, pick):
+    @_wrap(base)
+    def fn(x, /, *, axis=None, keepdims=False):
+        a = np.asarray(x._array)
+        nan = np.isnan(a) if np.issubdtype(a.dtype, np.floating) else None
+        if nan is None or not nan.any() or nan.all():
+            return base(x, axis=axis, keepdims=keepdims)
+        if axis is not None and nan.all(axis=axis).any():
+            return base(x, axis=axis, keepdims=keepdims)
+        r = pick(a, axis=axis, keepdims=keepdims if axis is not None else False)
+        r = np.asarray(r, dtype=np.int64)
+        if axis is None and keepdims:
+            r = r.reshape((1,) * a.ndim)
+        return xp.asarray(r, device=x.device)
+
+    return fn
+
+
+@_variant(
+    "argmin_argmax_skip_nan",
+    "argmin",
+    "argmin() and argmax() skip NaN (their text says nothing about NaN: only"
+    " the first occurrence of the minimum or maximum is required)",
+)
+def _(m, xp):
+    return {
+        "argmin": _skipping_nan(xp, xp.argmin, np.nanargmin),
+        "argmax": _skipping_nan(xp, xp.argmax, np.nanargmax),
+    }
