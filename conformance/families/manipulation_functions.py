@@ -49,7 +49,23 @@ def _reshape_bad(draw, ctx, dt):
 @st.composite
 def _reshape_copy(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
-    return Call("reshape", (Arr(x), (-1,)), {"copy": draw(st.booleans())})
+    # contiguous: flattening then needs no copy, so copy=False must share
+    return Call("reshape", (Arr(x, layout=""), (-1,)), {"copy": draw(st.booleans())})
+
+
+def _reshape_no_view(ctx, dt):
+    # strided arrays no view can flatten: copy=False "must never copy", so
+    # the call must raise (a ValueError "should" be raised)
+    out = []
+    for shape, layout, to in (
+        ((2, 3), "T", (6,)),
+        ((2, 3, 2), "T", (12,)),
+        ((3, 4), "step", (12,)),
+        ((2, 4), "T", (4, 2)),
+    ):
+        x = Arr(fixed(ctx, dt, shape), layout=layout)
+        out.append(Call("reshape", (x, to), {"copy": False}))
+    return out
 
 
 _SHARES = (
@@ -77,6 +93,14 @@ _add(
     "reshape",
     Feature(
         "copy", "any", lambda ctx, dt: _reshape_copy(ctx, dt), identity=_reshape_shares
+    ),
+    Feature(
+        "copy=False,no-view",
+        ("float64",),
+        lambda ctx, dt: None,
+        table=_reshape_no_view,
+        expect_raise=True,
+        exc_types=(ValueError,),
     ),
 )
 

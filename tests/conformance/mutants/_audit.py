@@ -469,3 +469,47 @@ def _(m, xp):
         "argmin": _skipping_nan(xp, xp.argmin, np.nanargmin),
         "argmax": _skipping_nan(xp, xp.argmax, np.nanargmax),
     }
+
+
+@_audit(
+    "cumulative_sum_ignores_strides",
+    "cumulative_sum",
+    ["value"],
+    "cumulative_sum() of a non-contiguous array (a transposed or stepped view)"
+    " reads the memory as if it were contiguous",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.cumulative_sum)
+    def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+        a = x._array
+        if a.ndim and a.size > 1 and not a.flags.c_contiguous:
+            c = np.empty(a.shape, dtype=a.dtype).strides  # a kernel's own strides
+            raw = np.lib.stride_tricks.as_strided(a, a.shape, c).copy()
+            x = xp.asarray(raw, device=x.device)
+        return xp.cumulative_sum(
+            x, axis=axis, dtype=dtype, include_initial=include_initial
+        )
+
+    return {"cumulative_sum": cumulative_sum}
+
+
+@_audit(
+    "reshape_copy_false_copies",
+    "reshape",
+    ["exception"],
+    "reshape(copy=False) copies where a view is impossible (copy=False 'must"
+    " never copy')",
+    "errors",
+)
+def _(m, xp):
+    @_wrap(xp.reshape)
+    def reshape(x, /, shape, *, copy=None):
+        if copy is not False:
+            return xp.reshape(x, shape, copy=copy)
+        try:
+            return xp.reshape(x, shape, copy=False)
+        except Exception:  # array-api-strict raises AttributeError here
+            return xp.reshape(x, shape, copy=True)
+
+    return {"reshape": reshape}
