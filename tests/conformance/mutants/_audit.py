@@ -7,6 +7,8 @@ mutants (:data:`AUDIT_SET`) break a MUST the tool used to miss.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import VARIANTS, Mutant, _mutant, _wrap
@@ -472,6 +474,46 @@ def _(m, xp):
 
 
 @_audit(
+    "rpow_scalar_negative_zero",
+    "Array.__rpow__",
+    ["special-case", "value"],
+    "s ** x with the Python scalar s = -0.0 computes with +0.0 ((-0.0) ** -1"
+    " must be -infinity)",
+    "special cases",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__rpow__
+
+    def __rpow__(self, other, /):
+        if isinstance(other, float) and other == 0:
+            other = 0.0
+        return base(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__rpow__": __rpow__}))
+
+
+@_audit(
+    "ceil_0d_negative_zero",
+    "ceil",
+    ["special-case", "value"],
+    "ceil() of a 0-d array in (-1, 0], -0.0 included, gives +0.0 (ceil(-0.0)"
+    " must be -0.0; 1-d arrays are right)",
+    "special cases",
+)
+def _(m, xp):
+    @_wrap(xp.ceil)
+    def ceil(x, /):
+        out = xp.ceil(x)
+        if x.ndim == 0 and xp.isdtype(x.dtype, "real floating"):
+            v = float(x)
+            if -1 < v <= 0 and math.copysign(1.0, v) < 0:
+                out = xp.asarray(0.0, dtype=x.dtype, device=x.device)
+        return out
+
+    return {"ceil": ceil}
+
+
+@_audit(
     "cumulative_sum_ignores_strides",
     "cumulative_sum",
     ["value"],
@@ -513,3 +555,22 @@ def _(m, xp):
             return xp.reshape(x, shape, copy=True)
 
     return {"reshape": reshape}
+
+
+@_audit(
+    "abs_int16_off_by_one",
+    "abs",
+    ["value"],
+    "abs() of negative int16 values is one too small (one dtype only, which"
+    " --quick used to leave out)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.abs)
+    def abs(x, /):  # noqa: A001
+        out = xp.abs(x)
+        if x.dtype == xp.int16:
+            return xp.where(x < 0, out - 1, out)
+        return out
+
+    return {"abs": abs}
