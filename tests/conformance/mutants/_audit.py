@@ -474,6 +474,26 @@ def _(m, xp):
 
 
 @_audit(
+    "tensordot_int_axes_leading",
+    "tensordot",
+    ["value", "shape", "crash"],
+    "tensordot(axes=N) contracts the first N axes of x1 with the first N of x2"
+    " wherever their sizes match (must be the last N of x1 with the first N"
+    " of x2)",
+    "linalg",
+)
+def _(m, xp):
+    @_wrap(xp.tensordot)
+    def tensordot(x1, x2, /, *, axes=2):
+        n = axes if isinstance(axes, int) else 0
+        if 0 < n <= min(x1.ndim, x2.ndim) and x1.shape[:n] == x2.shape[:n]:
+            axes = (list(range(n)), list(range(n)))
+        return xp.tensordot(x1, x2, axes=axes)
+
+    return {"tensordot": tensordot}
+
+
+@_audit(
     "rpow_scalar_negative_zero",
     "Array.__rpow__",
     ["special-case", "value"],
@@ -511,6 +531,27 @@ def _(m, xp):
         return out
 
     return {"ceil": ceil}
+
+
+@_audit(
+    "argsort_unstable_long",
+    "argsort",
+    ["value"],
+    "argsort(stable=True) reverses ties along an axis longer than 8 (a kernel"
+    " chosen by size; the drawn sides are at most 4)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.argsort)
+    def argsort(x, /, *, axis=-1, descending=False, stable=True):
+        a = np.asarray(x._array)
+        if a.ndim == 0 or a.shape[axis] <= 8 or descending:
+            return xp.argsort(x, axis=axis, descending=descending, stable=stable)
+        n = a.shape[axis]
+        i = n - 1 - np.argsort(np.flip(a, axis=axis), axis=axis, kind="stable")
+        return xp.asarray(i.astype(np.int64), device=x.device)
+
+    return {"argsort": argsort}
 
 
 @_audit(
@@ -574,3 +615,23 @@ def _(m, xp):
         return out
 
     return {"abs": abs}
+
+
+@_audit(
+    "matrix_rank_first_of_stack",
+    "linalg.matrix_rank",
+    ["value"],
+    "linalg.matrix_rank() of a stack gives every matrix the first one's rank"
+    " ('must compute the number of non-zero singular values for each matrix')",
+    "linalg",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.matrix_rank)
+    def matrix_rank(x, /, *, rtol=None):
+        r = xp.linalg.matrix_rank(x, rtol=rtol)
+        if r.ndim and r.size > 1:
+            first = np.asarray(r._array).reshape(-1)[0]
+            r = xp.asarray(np.full(r.shape, first), device=r.device)
+        return r
+
+    return {"linalg.matrix_rank": matrix_rank}
