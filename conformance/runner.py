@@ -582,7 +582,9 @@ def execute(entry: Entry, feature: Any, call: Call, ctx: Ctx) -> list[Finding]:
             # x op= y where promotion or broadcasting would change x: raising
             # conforms, and so does keeping x's dtype and shape
             findings += _keeps_x(tgt_out, x_was, ctx, tfn)
-        elif tgt_exc is None:
+        elif tgt_exc is None and not (
+            feature.may_answer is not None and feature.may_answer(tgt_out, tall, tkw)
+        ):
             findings.append(
                 Finding(
                     "exception",

@@ -89,6 +89,21 @@ def _reshape_shares(out, args, kwargs):
     return []
 
 
+def _reshape_viewed(out, args, kwargs):
+    # The target's x may not be the strided view the reference's is (a
+    # library whose permute_dims or slices copy has a contiguous x): where a
+    # view of the target's own x has the new shape, answering with one is
+    # right, and a copy is not; unreadable memory: not judged.
+    a, b = _host_view(args[0]), _host_view(out)
+    if a is None or b is None:
+        return True
+    try:
+        np.reshape(a, tuple(args[1]), copy=False)
+    except ValueError:
+        return False  # no view can do it: the target had to raise
+    return bool(np.shares_memory(a, b))
+
+
 _add(
     "reshape",
     Feature(
@@ -101,6 +116,7 @@ _add(
         table=_reshape_no_view,
         expect_raise=True,
         exc_types=(ValueError,),
+        may_answer=_reshape_viewed,
     ),
 )
 

@@ -635,3 +635,25 @@ def _(m, xp):
         return r
 
     return {"linalg.matrix_rank": matrix_rank}
+
+
+@_variant(
+    "views_are_copies",
+    "reshape",
+    "permute_dims() and x[...] return copies, not views (whether a result is a"
+    " view is unspecified), so reshape(copy=False) of what the tool builds as"
+    " a transposed or stepped view can answer without copying",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__getitem__
+
+    def __getitem__(self, key, /):
+        out = base(self, key)
+        return xp.asarray(out, copy=True) if hasattr(out, "shape") else out
+
+    @_wrap(xp.permute_dims)
+    def permute_dims(x, /, axes):
+        return xp.asarray(xp.permute_dims(x, axes), copy=True)
+
+    cls = _array_class(xp, "Array", {"__getitem__": __getitem__})
+    return {**_making_functions(xp, cls), "permute_dims": permute_dims}
