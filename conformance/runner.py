@@ -1037,8 +1037,11 @@ def _run_feature(entry: Entry, feature: Any, label: str, arg: Any, ctx: Ctx) -> 
     test = given(st.lists(strategy, min_size=BATCH, max_size=BATCH))(body)
     if feature.explicit is not None:
         explicit = feature.explicit(ctx, arg)
-        # one example per batch of explicit calls (each costs the engine a turn)
-        for i in range(0, len(explicit), 8):
+        # one example per batch of explicit calls (each costs the engine a turn),
+        # applied last to first: Hypothesis runs the last applied first, and
+        # the first failure is the one reported (the whole special-value grid
+        # before its 0-d variants)
+        for i in reversed(range(0, len(explicit), 8)):
             test = example(explicit[i : i + 8])(test)
     test = settings(
         max_examples=max(1, -(-ctx.opts.examples // BATCH)),
