@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,12 +50,55 @@ class _Dev:
 DEV = _Dev()
 
 
+# How an array lies in memory on both namespaces: "" (contiguous), "T" (the
+# axes of a contiguous array reversed: a transposed view) or "step" (every
+# other element of a contiguous array of twice the sides).  Values and results
+# must not depend on it; a kernel that ignores strides shows.
+LAYOUTS = ("", "T", "step")
+_LAYOUT_OF: dict[int, tuple[Any, str]] = {}
+
+
+def set_layout(x: Any, layout: str) -> Any:
+    """Mark the reference array ``x`` to be laid out as ``layout`` (see
+    :data:`LAYOUTS`) wherever an :class:`Arr` wraps it; return ``x``."""
+    key = id(x)
+    if layout:
+        ref = weakref.ref(x, lambda _, k=key: _LAYOUT_OF.pop(k, None))
+        _LAYOUT_OF[key] = (ref, layout)
+    return x
+
+
+def layout_of(x: Any) -> str:
+    """The layout :func:`set_layout` gave ``x`` ("" if none)."""
+    entry = _LAYOUT_OF.get(id(x))
+    return entry[1] if entry is not None and entry[0]() is x else ""
+
+
+def fit_layout(layout: str, shape: tuple) -> str:
+    """``layout`` where it makes ``shape`` non-contiguous, else ""."""
+    if math.prod(shape) < 2 or not shape:
+        return ""
+    if layout == "T" and sum(n > 1 for n in shape) < 2:
+        return "step"  # a transposed vector is still contiguous
+    return layout
+
+
 @dataclass(eq=False)
 class Arr:
-    """An array argument, drawn on the reference; ``name`` is used in repros."""
+    """An array argument, drawn on the reference; ``name`` is used in repros.
+
+    ``layout`` (see :data:`LAYOUTS`) is how both namespaces get it in memory;
+    None takes the one the drawing gave ``value`` (:func:`set_layout`).
+    """
 
     value: Any  # an ocean_array_api array
     name: str = "x"
+    layout: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.layout is None:
+            self.layout = layout_of(self.value)
+        self.layout = fit_layout(self.layout, tuple(self.value.shape))
 
     def numpy(self) -> np.ndarray:
         return np.asarray(self.value)
@@ -126,9 +170,22 @@ class Namespace:
         return obj
 
     def array(self, arr: Arr) -> Any:
-        """Put a fresh copy of a reference array on this namespace's device."""
-        src = arr.value
-        host = np.array(np.asarray(src), copy=True)
+        """Put a fresh copy of a reference array on this namespace's device,
+        laid out in memory as ``arr.layout`` says (through this namespace's
+        own ``permute_dims`` or step slicing, so a view where it has views)."""
+        host = np.array(np.asarray(arr.value), copy=True)
+        if arr.layout == "T":
+            back = tuple(range(host.ndim))[::-1]
+            base = self._put(np.ascontiguousarray(host.transpose()), str(host.dtype))
+            return self.module.permute_dims(base, back)
+        if arr.layout == "step":
+            big = np.zeros(tuple(2 * n for n in host.shape), dtype=host.dtype)
+            every = (slice(None, None, 2),) * host.ndim
+            big[every] = host
+            return self._put(big, str(host.dtype))[every]
+        return self._put(host, str(arr.value.dtype))
+
+    def _put(self, host: np.ndarray, dtype_name: str) -> Any:
         xp = self.module
         kw = {} if self.device is None else {"device": self.device}
         try:
@@ -138,7 +195,7 @@ class Namespace:
             return out
         except Exception:
             pass
-        dtype = getattr(xp, str(src.dtype))
+        dtype = getattr(xp, dtype_name)
         if host.size == 0:  # a nested list loses zero-length dimensions
             return xp.zeros(host.shape, dtype=dtype, **kw)
         return xp.asarray(
@@ -250,6 +307,16 @@ def _array_expr(arr: Arr, xp: str, device: bool) -> str:
     dev = ", device=DEV" if device else ""
     if host.size == 0:  # a nested list would lose the zero-length dimensions
         return f"{xp}.zeros({host.shape!r}, dtype={xp}.{arr.dtype_name}{dev})"
+    if arr.layout == "T":  # a transposed view, as the run made it
+        back = tuple(range(host.ndim))[::-1]
+        inner = format_values(np.ascontiguousarray(host.transpose()))
+        new = f"{xp}.asarray({inner}, dtype={xp}.{arr.dtype_name}{dev})"
+        return f"{xp}.permute_dims({new}, {back!r})"
+    if arr.layout == "step":  # every other element of a larger array
+        big = np.zeros(tuple(2 * n for n in host.shape), dtype=host.dtype)
+        big[(slice(None, None, 2),) * host.ndim] = host
+        new = f"{xp}.asarray({format_values(big)}, dtype={xp}.{arr.dtype_name}{dev})"
+        return f"{new}[{', '.join(['::2'] * host.ndim)}]"
     return f"{xp}.asarray({format_values(host)}, dtype={xp}.{arr.dtype_name}{dev})"
 
 

@@ -96,6 +96,12 @@ class Feature:
         An in-place operator: ``x op= y`` is compared by what it returns (what
         ``x`` is then bound to); updating ``x`` itself is an advisory, since
         the standard does not guarantee in-place mutation.
+    may_answer : callable, optional
+        With ``expect_raise``: ``may_answer(tgt_out, tgt_args, tgt_kwargs)``
+        says whether the target's answer is allowed after all, judged by the
+        target's own inputs (``reshape(x, s, copy=False)`` of a strided view
+        must raise, but a library whose views are copies has a contiguous
+        ``x``, which it may reshape without copying).
     """
 
     name: str
@@ -117,6 +123,7 @@ class Feature:
     capability: str | None = None
     classes: tuple[str, ...] = ()
     inplace: bool = False  # x op= y: the result is what x is bound to
+    may_answer: Callable | None = None  # with expect_raise: the answer is allowed
 
 
 @dataclass

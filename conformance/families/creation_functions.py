@@ -252,7 +252,7 @@ _add(
         "default",
         "any",
         lambda ctx, dt: arr(ctx, dt, shapes(ctx)).map(
-            lambda x: Call("from_dlpack", (Arr(x),))
+            lambda x: Call("from_dlpack", (Arr(x, layout=""),))
         ),
     ),
 )

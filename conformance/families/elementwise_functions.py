@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from ._base import (
     fixed,
     from_numpy,
     int_extremes,
+    pool,
     shapes,
     specials,
 )
@@ -264,7 +266,20 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
 
     def grid(ctx, dt):
         x = from_numpy(ctx, np.asarray(specials(dt)), dt)
-        return [Call(call_name, (Arr(x, names[0]),))]
+        calls = [Call(call_name, (Arr(x, names[0]),))]
+        # each special value as a 0-d array too: libraries take other paths
+        # for 0-d arrays (scalar fast paths), and the special cases hold there
+        if dt in KINDS["real floating"]:
+            calls += [
+                Call(call_name, (Arr(from_numpy(ctx, np.asarray(v), dt), names[0]),))
+                for v in specials(dt)
+            ]
+        return calls
+
+    def every_value(ctx, dt):
+        # the whole fixed pool once, negative values included, before drawing
+        host = np.asarray(pool(dt, "finite"), dtype=_NP_DT.get(dt, dt))
+        return [Call(call_name, (Arr(from_numpy(ctx, host, dt), names[0]),))]
 
     feats = [
         Feature(
@@ -273,6 +288,7 @@ def _unary_features(name: str, call_name: str, kind: str, tol: tuple, names=("x"
             build("finite"),
             Options(tol, sz, accept=complex_overflow),
             elementwise=True,
+            explicit=every_value,
         )
     ]
     fl = tuple(d for d in dtypes_of(kind) if d in KINDS["real floating"])
@@ -428,6 +444,15 @@ def name_signed(call_name: str) -> bool:
     return call_name.split(".")[-1] in SIGNED_ZERO
 
 
+_NP_DT = {"bool": np.bool_}
+# The Python scalars of the python-scalar special cases: the special values
+# every float dtype holds exactly.
+SCALAR_SPECIALS = (0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -0.5)
+SCALAR_SPECIALS += (2.0, -2.0, 3.0, -3.0)
+# ... and the functions that take them only as x2, as the drawn calls do
+_ARRAY_FIRST = frozenset({"bitwise_left_shift", "bitwise_right_shift", "pow"})
+
+
 def _binary_features(
     name: str, call_name: str, kind: str, tol, e1, e2, *, operator=None
 ):
@@ -524,9 +549,37 @@ def _binary_features(
         sp = np.asarray(specials(dt))
         x1 = from_numpy(ctx, np.repeat(sp, sp.size), dt)
         x2 = from_numpy(ctx, np.tile(sp, sp.size), dt)
-        return [
+        calls = [
             Call(call_name, (Arr(x1, n1), Arr(x2, n2)), mutates=(0,) if inplace else ())
         ]
+        if operator is None and dt in KINDS["real floating"]:
+            # a 0-d operand against every special value (scalar fast paths)
+            whole = from_numpy(ctx, sp, dt)
+            for v in sp:
+                zero_d = from_numpy(ctx, np.asarray(v), dt)
+                calls.append(Call(call_name, (Arr(zero_d, n1), Arr(whole, n2))))
+                calls.append(Call(call_name, (Arr(whole, n1), Arr(zero_d, n2))))
+        return calls
+
+    def scalar_grid(ctx, dt):
+        # every special value as a Python scalar against the array of every
+        # special value: a scalar is converted to x's dtype and the special
+        # cases hold (x ** 0.5 at -0.0 must be +0, (-0.0) ** x must keep the
+        # sign of the zero)
+        whole = from_numpy(ctx, np.asarray(specials(dt)), dt)
+        scalar_first = operator is None and name not in _ARRAY_FIRST
+        calls = []
+        for v in SCALAR_SPECIALS:
+            calls.append(
+                Call(
+                    call_name,
+                    (Arr(whole, n1), v),
+                    mutates=(0,) if inplace else (),
+                )
+            )
+            if scalar_first:
+                calls.append(Call(call_name, (v, Arr(whole, n2))))
+        return calls
 
     def table(ctx):
         ref = ctx.refmod
@@ -546,6 +599,23 @@ def _binary_features(
     ew: dict = {"elementwise": True}
     if inplace:  # compare what x op= y binds x to; updating x is advisory
         ew.update(inplace=True)
+    if fl:
+        feats.append(
+            Feature(
+                "python-scalar-special-cases",
+                fl,
+                lambda ctx, dt: None,
+                Options(
+                    tol,
+                    name not in ZERO_ORDER_FREE,
+                    "special-case",
+                    accept=ALTERNATIVES.get(name),
+                ),
+                table=scalar_grid,
+                versions=V24 if operator is None else ("2023.12", *V24),
+                **{k: v for k, v in ew.items() if k != "elementwise"},
+            )
+        )
     if operator == "reflected":
         feats.append(
             Feature(

@@ -169,6 +169,12 @@ def _matrix(draw, ctx, dt, *, square=True, kind="general", batch=True, min_n=1):
         r = draw(st.integers(0, min(n, m) - 1))
         u = np.asarray(draw(arr(ctx, "int8", (*b, n, r), "unit")), dtype=np.float64)
         v = np.asarray(draw(arr(ctx, "int8", (*b, r, m), "unit")), dtype=np.float64)
+        if b and r:  # each matrix of a stack its own rank (at most r)
+            keep = np.asarray(
+                draw(st.lists(st.integers(0, r), min_size=int(np.prod(b)))),
+                dtype=np.int64,
+            )[: int(np.prod(b))].reshape(b)
+            u = u * (np.arange(r) < keep[..., None, None])
         a = (u @ v).astype(a.dtype)
     elif kind == "ill-conditioned":
         c = 1e3 if single else 1e6
@@ -433,6 +439,37 @@ for _k in ("invertible", "singular", "rank-deficient", "ill-conditioned", "scale
         compare=compare_matrix_rank,
         square=_k == "invertible",
     )
+
+
+def _rank_stacks(ctx, dt):
+    # stacks whose matrices have different ranks (3, 2, 1, 0 and 3 again):
+    # "the function must compute the number of non-zero singular values for
+    # each matrix in the stack"
+    rng = np.random.default_rng(5)
+    mats = []
+    for r in (3, 2, 1, 0, 3):
+        u, v = rng.integers(-3, 4, (3, r)), rng.integers(-3, 4, (r, 4))
+        while r and np.linalg.matrix_rank(u @ v) != r:
+            u, v = rng.integers(-3, 4, (3, r)), rng.integers(-3, 4, (r, 4))
+        mats.append((u @ v).astype(np.float64))
+    a = np.stack(mats)
+    stacks = (a, a[::-1], a[:4].reshape(2, 2, 3, 4), np.swapaxes(a, -1, -2))
+    return [
+        Call("linalg.matrix_rank", (Arr(from_numpy(ctx, s.copy(), dt)),))
+        for s in stacks
+    ]
+
+
+_add(
+    "linalg.matrix_rank",
+    Feature(
+        "stack-of-ranks",
+        "real floating",
+        lambda ctx, dt: None,
+        table=_rank_stacks,
+        compare=compare_matrix_rank,
+    ),
+)
 for _n in ("linalg.matrix_rank", "linalg.pinv"):
     _add(
         _n,

@@ -131,8 +131,44 @@ def _tensordot_bad(ctx, dt):
     ]
 
 
+def _tensordot_int(name):
+    # "If axes is an int equal to N, then contraction must be performed over
+    # the last N axes of x1 and the first N axes of x2 in order": shapes where
+    # other axes would match too (a kernel contracting the leading axes shows
+    # in the values, not as an error), and every N up to the rank
+    pairs = [
+        ((3, 3, 3), (3, 3, 3), 1),
+        ((3, 3, 3), (3, 3, 3), 2),
+        ((2, 3, 4), (4, 3, 2), 1),
+        ((2, 3, 4), (3, 4, 2), 2),
+        ((2, 3), (2, 3), 2),
+        ((2, 2), (2, 2), 0),
+        ((2, 2, 2), (2, 2, 2), 3),
+    ]
+
+    def table(ctx, dt):
+        return [
+            Call(
+                name,
+                (Arr(fixed(ctx, dt, a), "x1"), Arr(fixed(ctx, dt, b, seed=1), "x2")),
+                {"axes": n},
+            )
+            for a, b, n in pairs
+        ]
+
+    return Feature(
+        "axes=int",
+        "numeric",
+        lambda ctx, dt: None,
+        Options(LIN),
+        table=table,
+        scale_from=lambda c: 16.0,
+    )
+
+
 # "If provided an invalid axis, the function must raise an exception"
 for _n in ("tensordot", "linalg.tensordot"):
+    _add(_n, _tensordot_int(_n))
     _add(
         _n,
         Feature(

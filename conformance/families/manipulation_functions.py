@@ -49,7 +49,23 @@ def _reshape_bad(draw, ctx, dt):
 @st.composite
 def _reshape_copy(draw, ctx, dt):
     x = draw(arr(ctx, dt, shapes(ctx, min_dims=1, min_side=1)))
-    return Call("reshape", (Arr(x), (-1,)), {"copy": draw(st.booleans())})
+    # contiguous: flattening then needs no copy, so copy=False must share
+    return Call("reshape", (Arr(x, layout=""), (-1,)), {"copy": draw(st.booleans())})
+
+
+def _reshape_no_view(ctx, dt):
+    # strided arrays no view can flatten: copy=False "must never copy", so
+    # the call must raise (a ValueError "should" be raised)
+    out = []
+    for shape, layout, to in (
+        ((2, 3), "T", (6,)),
+        ((2, 3, 2), "T", (12,)),
+        ((3, 4), "step", (12,)),
+        ((2, 4), "T", (4, 2)),
+    ):
+        x = Arr(fixed(ctx, dt, shape), layout=layout)
+        out.append(Call("reshape", (x, to), {"copy": False}))
+    return out
 
 
 _SHARES = (
@@ -73,10 +89,34 @@ def _reshape_shares(out, args, kwargs):
     return []
 
 
+def _reshape_viewed(out, args, kwargs):
+    # The target's x may not be the strided view the reference's is (a
+    # library whose permute_dims or slices copy has a contiguous x): where a
+    # view of the target's own x has the new shape, answering with one is
+    # right, and a copy is not; unreadable memory: not judged.
+    a, b = _host_view(args[0]), _host_view(out)
+    if a is None or b is None:
+        return True
+    try:
+        np.reshape(a, tuple(args[1]), copy=False)
+    except ValueError:
+        return False  # no view can do it: the target had to raise
+    return bool(np.shares_memory(a, b))
+
+
 _add(
     "reshape",
     Feature(
         "copy", "any", lambda ctx, dt: _reshape_copy(ctx, dt), identity=_reshape_shares
+    ),
+    Feature(
+        "copy=False,no-view",
+        ("float64",),
+        lambda ctx, dt: None,
+        table=_reshape_no_view,
+        expect_raise=True,
+        exc_types=(ValueError,),
+        may_answer=_reshape_viewed,
     ),
 )
 

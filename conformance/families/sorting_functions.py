@@ -45,6 +45,31 @@ def _defaults(name):
     return b
 
 
+# Axes longer than the drawn sides (at most 4): libraries switch kernels by
+# length (insertion sort below 16 or so, then merge, radix or parallel
+# sorts), and a stable sort must keep ties in order in every one of them.
+LONG = (9, 17, 33, 65, 129, 257, 1025)
+
+
+def _long(name):
+    def table(ctx, dt):
+        ref = ctx.refmod
+        calls = []
+        for i, n in enumerate(LONG):
+            host = (np.arange(n) * 7 + i) % 3  # three values: ties everywhere
+            x = Arr(ref.asarray(host.astype(dt), dtype=getattr(ref, dt)))
+            calls.append(Call(name, (x,), {"descending": bool(i % 2)}))
+            calls.append(Call(name, (x,), {"stable": True}))
+        host = (np.arange(120) % 4).reshape(3, 40).astype(dt)
+        x = Arr(ref.asarray(host, dtype=getattr(ref, dt)))
+        calls.append(Call(name, (x,), {"axis": -1}))
+        x = Arr(ref.asarray(np.ascontiguousarray(host.T), dtype=getattr(ref, dt)))
+        calls.append(Call(name, (x,), {"axis": 0, "descending": True}))
+        return calls
+
+    return Feature("long-axis", "real numeric", lambda ctx, dt: None, table=table)
+
+
 def _sorting(name):
     def mk(feature):
         @st.composite
@@ -86,6 +111,7 @@ def _sorting(name):
         Feature("stable=False", "real numeric", mk("stable=False"), compare=unstable)
     )
     feats.append(Feature("defaults", "real numeric", _defaults(name)))
+    feats.append(_long(name))
     feats.append(invalid_axis(name, lambda x, a: Call(name, (x,), {"axis": a})))
     return feats
 

@@ -151,6 +151,16 @@ def test_the_third_set_is_caught_quickly(name):
         ("matrix_norm_default_nuc", "2024.12"),
         ("argsort_default_axis_0", "2023.12"),
         ("linspace_default_no_endpoint", "2025.12"),
+        # the last ten misses of the audit (matmul's exception type and argmin
+        # of NaN are allowed: see test_verdicts.py)
+        ("tensordot_int_axes_leading", "2025.12"),
+        ("rpow_scalar_negative_zero", "2023.12"),
+        ("ceil_0d_negative_zero", "2023.12"),
+        ("argsort_unstable_long", "2025.12"),
+        ("cumulative_sum_ignores_strides", "2025.12"),
+        ("reshape_copy_false_copies", "2023.12"),
+        ("abs_int16_off_by_one", "2025.12"),
+        ("matrix_rank_first_of_stack", "2024.12"),
     ],
 )
 def test_the_audits_missed_bugs_are_caught(name, version):

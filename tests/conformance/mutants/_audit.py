@@ -7,6 +7,8 @@ mutants (:data:`AUDIT_SET`) break a MUST the tool used to miss.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import VARIANTS, Mutant, _mutant, _wrap
@@ -417,3 +419,241 @@ def _(m, xp):
         )
 
     return {"linspace": linspace}
+
+
+# --- the audit's last misses (allowed first) ---------------------------------------
+
+
+@_variant(
+    "matmul_mismatch_type_error",
+    "matmul",
+    "matmul() of mismatched inner dimensions raises TypeError (the standard"
+    " names no exception type: 2023.12 and 2024.12 list the cases under"
+    " 'Raises' without one, 2025.12 says 'an exception should be raised')",
+)
+def _(m, xp):
+    @_wrap(xp.matmul)
+    def matmul(x1, x2, /):
+        try:
+            return xp.matmul(x1, x2)
+        except ValueError as e:
+            raise TypeError(str(e)) from None
+
+    return {"matmul": matmul}
+
+
+def _skipping_nan(xp, base, pick):
+    @_wrap(base)
+    def fn(x, /, *, axis=None, keepdims=False):
+        a = np.asarray(x._array)
+        nan = np.isnan(a) if np.issubdtype(a.dtype, np.floating) else None
+        if nan is None or not nan.any() or nan.all():
+            return base(x, axis=axis, keepdims=keepdims)
+        if axis is not None and nan.all(axis=axis).any():
+            return base(x, axis=axis, keepdims=keepdims)
+        r = pick(a, axis=axis, keepdims=keepdims if axis is not None else False)
+        r = np.asarray(r, dtype=np.int64)
+        if axis is None and keepdims:
+            r = r.reshape((1,) * a.ndim)
+        return xp.asarray(r, device=x.device)
+
+    return fn
+
+
+@_variant(
+    "argmin_argmax_skip_nan",
+    "argmin",
+    "argmin() and argmax() skip NaN (their text says nothing about NaN: only"
+    " the first occurrence of the minimum or maximum is required)",
+)
+def _(m, xp):
+    return {
+        "argmin": _skipping_nan(xp, xp.argmin, np.nanargmin),
+        "argmax": _skipping_nan(xp, xp.argmax, np.nanargmax),
+    }
+
+
+@_audit(
+    "tensordot_int_axes_leading",
+    "tensordot",
+    ["value", "shape", "crash"],
+    "tensordot(axes=N) contracts the first N axes of x1 with the first N of x2"
+    " wherever their sizes match (must be the last N of x1 with the first N"
+    " of x2)",
+    "linalg",
+)
+def _(m, xp):
+    @_wrap(xp.tensordot)
+    def tensordot(x1, x2, /, *, axes=2):
+        n = axes if isinstance(axes, int) else 0
+        if 0 < n <= min(x1.ndim, x2.ndim) and x1.shape[:n] == x2.shape[:n]:
+            axes = (list(range(n)), list(range(n)))
+        return xp.tensordot(x1, x2, axes=axes)
+
+    return {"tensordot": tensordot}
+
+
+@_audit(
+    "rpow_scalar_negative_zero",
+    "Array.__rpow__",
+    ["special-case", "value"],
+    "s ** x with the Python scalar s = -0.0 computes with +0.0 ((-0.0) ** -1"
+    " must be -infinity)",
+    "special cases",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__rpow__
+
+    def __rpow__(self, other, /):
+        if isinstance(other, float) and other == 0:
+            other = 0.0
+        return base(self, other)
+
+    return _making_functions(xp, _array_class(xp, "Array", {"__rpow__": __rpow__}))
+
+
+@_audit(
+    "ceil_0d_negative_zero",
+    "ceil",
+    ["special-case", "value"],
+    "ceil() of a 0-d array in (-1, 0], -0.0 included, gives +0.0 (ceil(-0.0)"
+    " must be -0.0; 1-d arrays are right)",
+    "special cases",
+)
+def _(m, xp):
+    @_wrap(xp.ceil)
+    def ceil(x, /):
+        out = xp.ceil(x)
+        if x.ndim == 0 and xp.isdtype(x.dtype, "real floating"):
+            v = float(x)
+            if -1 < v <= 0 and math.copysign(1.0, v) < 0:
+                out = xp.asarray(0.0, dtype=x.dtype, device=x.device)
+        return out
+
+    return {"ceil": ceil}
+
+
+@_audit(
+    "argsort_unstable_long",
+    "argsort",
+    ["value"],
+    "argsort(stable=True) reverses ties along an axis longer than 8 (a kernel"
+    " chosen by size; the drawn sides are at most 4)",
+    "keywords",
+)
+def _(m, xp):
+    @_wrap(xp.argsort)
+    def argsort(x, /, *, axis=-1, descending=False, stable=True):
+        a = np.asarray(x._array)
+        if a.ndim == 0 or a.shape[axis] <= 8 or descending:
+            return xp.argsort(x, axis=axis, descending=descending, stable=stable)
+        n = a.shape[axis]
+        i = n - 1 - np.argsort(np.flip(a, axis=axis), axis=axis, kind="stable")
+        return xp.asarray(i.astype(np.int64), device=x.device)
+
+    return {"argsort": argsort}
+
+
+@_audit(
+    "cumulative_sum_ignores_strides",
+    "cumulative_sum",
+    ["value"],
+    "cumulative_sum() of a non-contiguous array (a transposed or stepped view)"
+    " reads the memory as if it were contiguous",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.cumulative_sum)
+    def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+        a = x._array
+        if a.ndim and a.size > 1 and not a.flags.c_contiguous:
+            c = np.empty(a.shape, dtype=a.dtype).strides  # a kernel's own strides
+            raw = np.lib.stride_tricks.as_strided(a, a.shape, c).copy()
+            x = xp.asarray(raw, device=x.device)
+        return xp.cumulative_sum(
+            x, axis=axis, dtype=dtype, include_initial=include_initial
+        )
+
+    return {"cumulative_sum": cumulative_sum}
+
+
+@_audit(
+    "reshape_copy_false_copies",
+    "reshape",
+    ["exception"],
+    "reshape(copy=False) copies where a view is impossible (copy=False 'must"
+    " never copy')",
+    "errors",
+)
+def _(m, xp):
+    @_wrap(xp.reshape)
+    def reshape(x, /, shape, *, copy=None):
+        if copy is not False:
+            return xp.reshape(x, shape, copy=copy)
+        try:
+            return xp.reshape(x, shape, copy=False)
+        except Exception:  # array-api-strict raises AttributeError here
+            return xp.reshape(x, shape, copy=True)
+
+    return {"reshape": reshape}
+
+
+@_audit(
+    "abs_int16_off_by_one",
+    "abs",
+    ["value"],
+    "abs() of negative int16 values is one too small (one dtype only, which"
+    " --quick used to leave out)",
+    "values",
+)
+def _(m, xp):
+    @_wrap(xp.abs)
+    def abs(x, /):  # noqa: A001
+        out = xp.abs(x)
+        if x.dtype == xp.int16:
+            return xp.where(x < 0, out - 1, out)
+        return out
+
+    return {"abs": abs}
+
+
+@_audit(
+    "matrix_rank_first_of_stack",
+    "linalg.matrix_rank",
+    ["value"],
+    "linalg.matrix_rank() of a stack gives every matrix the first one's rank"
+    " ('must compute the number of non-zero singular values for each matrix')",
+    "linalg",
+)
+def _(m, xp):
+    @_wrap(xp.linalg.matrix_rank)
+    def matrix_rank(x, /, *, rtol=None):
+        r = xp.linalg.matrix_rank(x, rtol=rtol)
+        if r.ndim and r.size > 1:
+            first = np.asarray(r._array).reshape(-1)[0]
+            r = xp.asarray(np.full(r.shape, first), device=r.device)
+        return r
+
+    return {"linalg.matrix_rank": matrix_rank}
+
+
+@_variant(
+    "views_are_copies",
+    "reshape",
+    "permute_dims() and x[...] return copies, not views (whether a result is a"
+    " view is unspecified), so reshape(copy=False) of what the tool builds as"
+    " a transposed or stepped view can answer without copying",
+)
+def _(m, xp):
+    base = type(xp.asarray(0)).__getitem__
+
+    def __getitem__(self, key, /):
+        out = base(self, key)
+        return xp.asarray(out, copy=True) if hasattr(out, "shape") else out
+
+    @_wrap(xp.permute_dims)
+    def permute_dims(x, /, axes):
+        return xp.asarray(xp.permute_dims(x, axes), copy=True)
+
+    cls = _array_class(xp, "Array", {"__getitem__": __getitem__})
+    return {**_making_functions(xp, cls), "permute_dims": permute_dims}

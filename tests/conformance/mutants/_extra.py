@@ -187,7 +187,7 @@ def _(m, xp):
         out = xp.pow(x1, x2)
         if not (hasattr(x1, "dtype") and xp.isdtype(out.dtype, "real floating")):
             return out
-        nan = xp.isnan(x2) if hasattr(x2, "dtype") else math.isnan(x2)
+        nan = xp.isnan(x2) if hasattr(x2, "dtype") else xp.asarray(math.isnan(x2))
         return xp.where(nan, xp.asarray(xp.nan, dtype=out.dtype), out)
 
     return {"pow": pow}

@@ -3,7 +3,10 @@
 The tool runs at its default settings on the name each mutant breaks (as
 ``--only NAME`` would), on the unmutated array-api-strict first and then on the
 mutant.  A mutant is caught when the mutant shows a deviation (or crash) that
-the base does not: same name, feature, dtype and kind.  Options: ``--quick``,
+the base does not: same name, feature, dtype and kind, or, in a cell where
+the base deviates too (array-api-strict's own bugs: ``x ** 0.5`` at -0.0),
+another first failure (the runs are seeded alike, so a mutant that changes
+nothing there fails the same way).  Options: ``--quick``,
 ``--max-examples N``, ``--seed N``, ``--json PATH``, and mutant names to run
 only those.
 """
@@ -20,7 +23,7 @@ import time
 from conformance.runner import Options, run_entries
 from tests.conformance.mutants import MUTANTS, SETS, mutant_set
 
-_BASE: dict[tuple, set] = {}
+_BASE: dict[tuple, dict] = {}
 
 
 def _deviations(records) -> set[tuple[str, str, str, str, bool]]:
@@ -41,6 +44,15 @@ def _deviations(records) -> set[tuple[str, str, str, str, bool]]:
         if r.advisory
     }
     return out
+
+
+def _messages(records) -> dict[tuple, str]:
+    """What each deviation's first failure said, by :func:`_deviations`' keys."""
+    return {
+        (r.name, r.feature, r.dtype, r.kind or r.verdict, False): r.message
+        for r in records
+        if r.verdict in ("deviates", "crashes", "missing")
+    }
 
 
 def _opts(target: str, m, quick: bool, max_examples: int | None, seed: int) -> Options:
@@ -69,14 +81,16 @@ def caught(
         base = run_entries(
             [m.only], _opts("array_api_strict", m, quick, max_examples, seed)
         )
-        _BASE[key] = _deviations(base)
+        _BASE[key] = {"found": _deviations(base), "said": _messages(base)}
     t0 = time.perf_counter()
     records = run_entries(
         [m.only],
         _opts(f"tests.conformance.mutants.{name}", m, quick, max_examples, seed),
     )
     secs = time.perf_counter() - t0
-    new = _deviations(records) - _BASE[key]
+    said = _BASE[key]["said"]
+    new = _deviations(records) - _BASE[key]["found"]
+    new |= {k for k, msg in _messages(records).items() if k in said and said[k] != msg}
     found = []
     for n, feature, dtype, kind, advisory in sorted(new, key=lambda t: t[4]):
         r = next(
