@@ -81,16 +81,30 @@ def _shape_arg(shape: Any, fn: str, *, allow_infer: bool = False) -> tuple[int, 
     return shape
 
 
+# Note: a list of arrays is copied into a tuple at the entry of the functions
+# that take one (stack, concat), so that Python code run during the call (a
+# finaliser, a GC callback) that changes the list cannot change what is
+# joined, nor make the call fail half way.  The copy is ``(*arrays,)``, never
+# ``tuple(arrays)``: CPython 3.11's ``tuple(list)`` reads the list's item
+# storage before it allocates the tuple, and a GC pass at that allocation
+# that empties the list frees what it then reads.  ``(*arrays,)`` makes its
+# list first and reads after; the compiled ``concat`` takes its snapshot at
+# the same point (src/fastpath.c, ``fast_concat``), and for a list nothing
+# before the copy allocates (``isinstance(a, (tuple, list))`` builds a tuple),
+# so that a GC pass changes what both paths join alike.
+
+
 def _arrays_arg(arrays: Any, fn: str) -> tuple[Any, Any, list[Any], bool]:
     """Check a sequence of arrays.
 
     Returns (common dtype, common device, native arrays, whether all shapes
     are equal).
     """
-    if arrays.__class__ is not tuple and arrays.__class__ is not list:
-        if not isinstance(arrays, (tuple, list)):  # namedtuples are tuples
+    c = arrays.__class__
+    if c is not tuple:
+        if c is not list and not isinstance(arrays, (tuple, list)):
             type_error(fn, "arrays", "a tuple or list of arrays", arrays)
-        arrays = tuple(arrays)
+        arrays = (*arrays,)  # a snapshot (see the note above)
     if not arrays:
         msg = f"{fn}: `arrays` must contain at least one array"
         raise ValueError(msg)
@@ -291,10 +305,10 @@ def concat(
         raise _hints.positional_error(concat, (arrays, *_positional))
     # _arrays_arg inlined: concat is hot and small inputs pay for every call
     t = arrays.__class__
-    if t is not tuple and t is not list and isinstance(arrays, (tuple, list)):
-        arrays = tuple(arrays)  # a namedtuple, a list subclass
+    if t is not tuple and (t is list or isinstance(arrays, (tuple, list))):
+        arrays = (*arrays,)  # a snapshot (see above _arrays_arg)
         t = tuple
-    first = arrays[0] if (t is tuple or t is list) and arrays else None
+    first = arrays[0] if t is tuple and arrays else None
     if first.__class__ is not Array:
         _arrays_arg(arrays, "concat()")  # raises the right error
     dt = first._dtype  # type: ignore[union-attr]

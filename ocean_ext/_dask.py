@@ -26,7 +26,8 @@ None of them imports dask unless given a dask array or an array on the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from typing import Any
 
 from ocean_array_api import _dtypes as _dt
@@ -386,8 +387,7 @@ def persist(*arrays: Array) -> tuple[Array, ...]:
     return _on_lazy(arrays, "persist()", run)
 
 
-@contextlib.contextmanager
-def known_sizes() -> Iterator[None]:
+def known_sizes() -> AbstractContextManager[None]:
     """A block in which data-dependent sizes are computed when they are made.
 
     On the ``dask`` device, a boolean mask, ``nonzero``, ``unique_*`` or
@@ -417,13 +417,45 @@ def known_sizes() -> Iterator[None]:
     >>> y.shape
     (3,)
     """
+    return _KnownSizes()
+
+
+# What known_sizes() sets where the dask backend is not installed (nothing
+# is lazy then): a variable nobody reads.
+_NO_DASK: ContextVar[bool] = ContextVar("ocean_ext.known_sizes", default=False)
+
+
+def _known_var() -> ContextVar[bool]:
     try:
         from ocean_dask._native import KNOWN  # (imports no dask)
     except ImportError:  # pragma: no cover - no dask backend: nothing is lazy
-        yield
-        return
-    token = KNOWN.set(True)
-    try:
-        yield
-    finally:
-        KNOWN.reset(token)
+        return _NO_DASK
+    return KNOWN
+
+
+class _KnownSizes(contextlib.ContextDecorator):
+    """The context manager :func:`known_sizes` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere inside: ``__enter__`` undoes
+    its change when it raises (``with`` then calls no ``__exit__``), and
+    ``__exit__`` is one line of C calls."""
+
+    __slots__ = ("_undo",)
+
+    def __init__(self) -> None:
+        # (variable, token) of each entry, innermost last
+        self._undo: list[tuple[ContextVar[bool], Token[bool]]] = []
+
+    def __enter__(self) -> None:
+        undo = self._undo
+        depth = len(undo)
+        try:
+            var = _known_var()
+            undo.append((var, var.set(True)))
+        except BaseException:
+            if len(undo) > depth:
+                ContextVar.reset(*undo.pop())
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        ContextVar.reset(*self._undo.pop())

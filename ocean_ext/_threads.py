@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
 from ocean_array_api import _backend
@@ -85,12 +84,23 @@ def threads(n: int | None) -> AbstractContextManager[int]:
     return _threads(n)
 
 
-@contextlib.contextmanager
-def _threads(n: int | None) -> Iterator[int]:
-    backend = _backend.get_backend("cpu")
-    scope = getattr(backend, "threads", None)
+def _threads(n: int | None) -> AbstractContextManager[int]:
+    # The CPU backend's own context manager, returned as it is (not wrapped
+    # in another): it is safe against an interrupt anywhere in its entry and
+    # exit, which a wrapper's extra lines would not be.
+    scope = getattr(_backend.get_backend("cpu"), "threads", None)
     if scope is None:  # a CPU backend without threads: nothing to set
-        yield 1
-        return
-    with scope(n) as count:
-        yield count
+        return _OneThread()
+    return scope(n)  # type: ignore[no-any-return]
+
+
+class _OneThread(contextlib.ContextDecorator):
+    """A block that sets nothing; ``as`` gives 1."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> int:
+        return 1
+
+    def __exit__(self, *exc: object) -> None:
+        return None

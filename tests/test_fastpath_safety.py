@@ -14,6 +14,7 @@ failing, and their relatives (see docs/dev/fastpath.md).
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 import textwrap
@@ -124,6 +125,66 @@ def test_concat_survives_a_gc_pass_that_empties_its_list() -> None:
         """
     for fastpath in ("1", "0"):
         assert _run(code, fastpath) == "done True"
+
+
+def test_stack_and_concat_join_a_snapshot_of_a_list_a_gc_pass_empties() -> None:
+    # The list is emptied by a GC callback at the n-th collection during the
+    # call (the first always runs in it).  Each call joins the 40 arrays the list held or, where the
+    # collection came before the snapshot (as the free lists decide), raises
+    # the library's error for an empty list; never a part of them, nor a raw
+    # IndexError, and the same in both paths.  40 arrays: ``tuple(list)`` of
+    # that many reads freed memory when a GC pass in it empties the list.
+    out = _both(
+        """
+        import gc
+        import numpy as np
+        import ocean_array_api as xp
+        armed = []
+
+        def callback(phase, info):
+            if armed and phase == "start":
+                armed[1] -= 1
+                if not armed[1]:
+                    armed.pop(0).clear()
+                    armed.clear()
+
+        gc.callbacks.append(callback)
+        outcomes = []
+        for fn in (xp.stack, xp.concat):
+            for nth in (1, 2, 3):
+                arrays = [xp.asarray(np.arange(3.0) + i) for i in range(40)]
+                hold = [[] for _ in range(200)]  # no free lists to reuse
+                gc.collect()
+                armed.extend([arrays, nth])
+                gc.set_threshold(1)
+                try:
+                    r = fn(arrays)
+                    got = (r.shape, float(xp.sum(r)))
+                except Exception as exc:
+                    got = (type(exc).__name__, str(exc))
+                finally:
+                    gc.set_threshold(700)
+                    fired = not armed  # the list was emptied during the call
+                    armed.clear()
+                assert fired or nth > 1, fn  # (later: as many GC passes ran)
+                outcomes.append((fn.__name__, got))
+                del hold
+        print(outcomes)
+        """
+    )
+    full = sum(3.0 * i + 3.0 for i in range(40))
+    allowed = {
+        "stack": [((40, 3), full)],
+        "concat": [((120,), full)],
+    }
+    for name in allowed:
+        allowed[name].append(
+            ("ValueError", f"{name}(): `arrays` must contain at least one array")
+        )
+    outcomes = ast.literal_eval(out)
+    assert len(outcomes) == 6
+    for name, got in outcomes:
+        assert got in allowed[name], (name, got)
 
 
 def test_setitem_survives_python_code_in_its_overlap_check() -> None:

@@ -56,7 +56,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -121,19 +121,55 @@ for _index, _value in LIMITS.values():
     _set_limit(_index, _value)
 
 
-@contextlib.contextmanager
-def limits(**sizes: int) -> Iterator[None]:
+def _put_limits(values: Sequence[int]) -> None:
+    """Set every threshold to its value in ``values`` (``_py_limits``'s
+    layout): idempotent, so that an interrupted restore can run again."""
+    for index, _ in LIMITS.values():
+        _set_limit(index, values[index])
+
+
+def limits(**sizes: int) -> _Limits:
     """Change thresholds in a ``with`` block (``copy=``, ``math=``, ``reduce=``;
     process-wide, for tests and measurements)."""
-    old = {}
-    try:
-        for name, value in sizes.items():
-            index = LIMITS[name][0]
-            old[index] = _set_limit(index, int(value))
-        yield
-    finally:
-        for index, value in old.items():
-            _set_limit(index, value)
+    return _Limits(sizes)
+
+
+class _Limits(contextlib.ContextDecorator):
+    """The context manager :func:`limits` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere in its entry and exit:
+    ``__enter__`` restores the thresholds when it raises (``with`` then calls
+    no ``__exit__``), and ``__exit__`` finishes an interrupted restore in its
+    ``except`` clause (the restore is idempotent)."""
+
+    __slots__ = ("_saved", "_sizes")
+
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self._sizes = sizes
+        self._saved: list[list[int]] = []  # the thresholds replaced, innermost last
+
+    def __enter__(self) -> None:
+        new = [(LIMITS[name][0], int(value)) for name, value in self._sizes.items()]
+        old = _py_limits[:]
+        saved = self._saved
+        try:
+            saved.append(old)
+            for index, value in new:
+                _set_limit(index, value)
+        except BaseException:
+            _put_limits(old)
+            if saved and saved[-1] is old:
+                saved.pop()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            _put_limits(self._saved[-1])
+            self._saved.pop()
+        except BaseException:  # an interrupt stopped it: finish it
+            _put_limits(self._saved[-1])
+            self._saved.pop()
+            raise
 
 
 # --- the thread count --------------------------------------------------------
@@ -243,15 +279,39 @@ def current_threads() -> int:
     return _default
 
 
-@contextlib.contextmanager
-def threads(n: int | None) -> Iterator[int]:
+def threads(n: int | None) -> _Threads:
     """Let large operations started in this block (this thread, this asyncio
-    task) use ``n`` threads (None: the default); yields the count in effect."""
-    token = _var.set(n)
-    try:
-        yield current_threads()
-    finally:
-        _var.reset(token)
+    task) use ``n`` threads (None: the default); ``as`` gives the count in
+    effect."""
+    return _Threads(n)
+
+
+class _Threads(contextlib.ContextDecorator):
+    """The context manager :func:`threads` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere inside: ``__enter__`` undoes
+    its change when it raises (``with`` then calls no ``__exit__``), and
+    ``__exit__`` is one line of C calls."""
+
+    __slots__ = ("_n", "_tokens")
+
+    def __init__(self, n: int | None) -> None:
+        self._n = n
+        self._tokens: list[contextvars.Token[int | None]] = []  # innermost last
+
+    def __enter__(self) -> int:
+        tokens = self._tokens
+        depth = len(tokens)
+        try:
+            tokens.append(_var.set(self._n))
+            return current_threads()
+        except BaseException:
+            if len(tokens) > depth:
+                _var.reset(tokens.pop())
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        _var.reset(self._tokens.pop())
 
 
 def _reload_default() -> int:

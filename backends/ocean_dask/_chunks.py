@@ -25,12 +25,11 @@ a graph runs (dask's worker threads have no current chunk kind).
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import itertools
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import dask.array as da
@@ -157,15 +156,44 @@ def current() -> GPU | None:
     return _current.get()
 
 
-@contextlib.contextmanager
-def activate(g: GPU) -> Iterator[GPU]:
+def activate(g: GPU) -> _Activate:
     """Build graphs of CuPy chunks on ``g`` in this block."""
-    token = _current.set(g)
-    try:
-        with g.device():
-            yield g
-    finally:
-        _current.reset(token)
+    return _Activate(g)
+
+
+class _Activate:
+    """The context manager :func:`activate` returns: reusable and reentrant.
+
+    Safe against an interrupt (Ctrl-C) anywhere inside: ``__enter__`` undoes
+    its changes when it raises (``with`` then calls no ``__exit__``), and
+    ``__exit__`` is one line of C calls (CuPy's ``Device`` is compiled)."""
+
+    __slots__ = ("_devices", "_g", "_tokens")
+
+    def __init__(self, g: GPU) -> None:
+        self._g = g
+        self._tokens: list[contextvars.Token[GPU | None]] = []  # innermost last
+        self._devices: list[Any] = []  # the CuPy devices entered, innermost last
+
+    def __enter__(self) -> GPU:
+        tokens, devices = self._tokens, self._devices
+        depth = len(tokens)
+        try:
+            tokens.append(_current.set(self._g))
+            device = self._g.device()
+            # entered and recorded on one line, so that an interrupt cannot
+            # come between
+            devices.append((device, device.__enter__())[0])
+            return self._g
+        except BaseException:
+            if len(devices) > depth:
+                devices.pop().__exit__(None, None, None)
+            if len(tokens) > depth:
+                _current.reset(tokens.pop())
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        self._devices.pop().__exit__(None, None, None); _current.reset(self._tokens.pop())  # noqa: E702  # fmt: skip
 
 
 def on_gpu(index: int, build: Callable[[], Any]) -> Any:

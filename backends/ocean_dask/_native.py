@@ -142,16 +142,28 @@ class LazyArray:
     @property
     def arr(self) -> Any:
         """The dask array; a view's is derived again from its parent's when
-        that has been rebound (a write into the parent or another view)."""
-        p = self.parent
-        if p is not None:
-            src = p.arr
-            if src is not self._src:
+        that has been rebound (a write into the parent or another view).
+
+        A walk up to the root and back down, not a recursion: a chain of
+        views (``for _ in range(n): x = x[1:]``) may be deeper than Python's
+        recursion limit, as it may on the CPU."""
+        if self.parent is None:
+            return self._arr
+        chain = []
+        h = self
+        while h.parent is not None:
+            chain.append(h)
+            h = h.parent
+        src = h._arr
+        for v in reversed(chain):
+            if src is not v._src:
                 from ._ops import derive
 
-                self._arr = _nonempty(derive(p, self.key))
-                self._src = src
-        return self._arr
+                v._arr = _nonempty(derive(h, v.key, src))
+                v._src = src
+            src = v._arr
+            h = v
+        return src
 
     @arr.setter
     def arr(self, arr: Any) -> None:

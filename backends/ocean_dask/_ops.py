@@ -965,9 +965,11 @@ def _link(view: LazyArray, parent: LazyArray, key: Any) -> None:
     parent.views.add(view)  # (read-only reaches it: LazyArray.blocker)
 
 
-def derive(parent: LazyArray, key: Any) -> Any:
-    """The dask array of ``parent[key]`` (a view's graph, derived again)."""
-    return _on_device_of(parent, lambda: _lifted_getitem(parent, key)).arr
+def derive(parent: LazyArray, key: Any, src: Any) -> Any:
+    """The dask array of ``parent[key]`` (a view's graph, derived again)
+    where ``src`` is the dask array of ``parent``, already up to date (so
+    that deriving a chain of views reads each handle's graph once)."""
+    return _on_device_of(parent, lambda: _lifted_getitem(src, key)).arr
 
 
 def _through(

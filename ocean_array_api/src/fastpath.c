@@ -1677,7 +1677,14 @@ done:
  * The items are taken with strong references first, before anything can run
  * Python code: a list may be emptied meanwhile (by the kernel, or by a
  * finaliser that a GC pass at any allocation runs), which frees its items
- * and its item storage. */
+ * and its item storage.
+ *
+ * That snapshot is taken where the pure Python path takes its own
+ * (``(*arrays,)``, at the entry of ``concat``): after one allocation of a
+ * Python object (here the list of native arrays, there the list that
+ * ``(*arrays,)`` builds before it reads), so that a GC pass there that
+ * changes the list changes what both paths join.  A size changed by it
+ * leaves the call to the Python path. */
 #define CONCAT_SMALL 16
 static PyObject *
 fast_concat(PyObject *arrays, PyObject *axis)
@@ -1687,18 +1694,27 @@ fast_concat(PyObject *arrays, PyObject *axis)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(arrays);
     if (n == 0 || (axis != Py_None && !PyLong_CheckExact(axis)))
         return NOT_FAST;
+    PyObject *natives = PyList_New(n);
+    if (natives == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(arrays) != n) {
+        Py_DECREF(natives);
+        return NOT_FAST;
+    }
     PyObject *small[CONCAT_SMALL];
     PyObject **items = small;
     if (n > CONCAT_SMALL) {
         /* PyMem_Malloc allocates no Python object: no GC pass here */
         items = PyMem_Malloc((size_t)n * sizeof(PyObject *));
-        if (items == NULL)
+        if (items == NULL) {
+            Py_DECREF(natives);
             return PyErr_NoMemory();
+        }
     }
     PyObject **src = PySequence_Fast_ITEMS(arrays);
     for (Py_ssize_t i = 0; i < n; i++)
         items[i] = Py_NewRef(src[i]);
-    PyObject *res = NOT_FAST, *natives = NULL, *f = NULL, *pyaxis = NULL;
+    PyObject *res = NOT_FAST, *f = NULL, *pyaxis = NULL;
     DevEntry *e = NULL;
     Fields f0 = {NULL, NULL, NULL};
     if (!IS_ARRAY(items[0]) || fields_get(&f0, items[0]) < 0 ||
@@ -1740,11 +1756,6 @@ fast_concat(PyObject *arrays, PyObject *axis)
     if (f == NULL)
         goto done;
     Py_INCREF(f);
-    natives = PyList_New(n);
-    if (natives == NULL) {
-        res = NULL;
-        goto done;
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
         /* the items are held, and an Array's fields are read-only */
         PyObject *data = ((ArrayBase *)items[i])->data;

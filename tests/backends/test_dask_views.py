@@ -302,3 +302,31 @@ def test_ranges_meet_as_their_elements_do():
             for _ in range(2)
         )
         assert meet(a, b) == bool(set(a) & set(b)), (a, b)
+
+
+def test_a_chain_of_views_deeper_than_the_recursion_limit_works_as_on_cpu():
+    # a view reads its parent's graph by a walk up to the root, not a
+    # recursion: the chain below is deeper than the recursion limit allows
+    # (lowered, so that the test stays fast; 3000 views at the default one)
+    import inspect
+    import sys
+
+    n = 300
+    got = {}
+    for dev in (dp.CPU, dp.DASK):
+        x = base = xp.arange(float(n + 4), device=dev)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(len(inspect.stack(0)) + n // 2)
+        try:
+            for _ in range(n):
+                x = x[1:]
+            base[n + 1] = -1.0  # every view of the chain derives again
+            x[0] = -2.0  # through the chain, into the base
+            got[dev] = (
+                np.asarray(x.to_device(dp.CPU)).tolist(),
+                np.asarray(base.to_device(dp.CPU))[n - 1 :].tolist(),
+            )
+        finally:
+            sys.setrecursionlimit(limit)
+    want = ([-2.0, -1.0, 302.0, 303.0], [299.0, -2.0, -1.0, 302.0, 303.0])
+    assert got[dp.DASK] == got[dp.CPU] == want

@@ -24,11 +24,16 @@ import pytest
 
 DRIVER = textwrap.dedent(
     """
-    import functools, gc, sys
+    import decimal, functools, gc, sys, types
     import ocean_array_api as xp
     import ocean_ext
     from ocean_array_api import _backend
+    from ocean_cpu import _parallel
     from ocean_ext import _modes
+    try:
+        from ocean_dask import _chunks, _native
+    except ImportError:  # no dask: its cases are left out
+        _chunks = _native = None
 
     x = xp.arange(3.0)
     cpu1 = xp.arange(1, device="cpu:1").device
@@ -38,6 +43,9 @@ DRIVER = textwrap.dedent(
         return (
             xp.ones(1).device, _modes._get(), ops,
             xp.__dict__.get("full"), type(x).__dict__.get("__add__"),
+            _parallel._var.get(), list(_parallel._py_limits),
+            _native and _native.KNOWN.get(), _chunks and _chunks._current.get(),
+            decimal.getcontext(),
         )
 
     def use(make):
@@ -49,7 +57,20 @@ DRIVER = textwrap.dedent(
         "compute_mode": lambda: ocean_ext.compute_mode("complex"),
         "instrument": ocean_ext.instrument,
         "portability_report": ocean_ext.portability_report,
+        "threads": lambda: ocean_ext.threads(2),
+        "cpu threads": lambda: _parallel.threads(None),
+        "limits": lambda: _parallel.limits(copy=32, math=32),
+        "known_sizes": ocean_ext.known_sizes,
     }
+    if _chunks is not None:
+        # a GPU whose device context is C code that changes global state
+        # (decimal's current context), as CuPy's compiled Device does
+        gpu = object.__new__(_chunks.GPU)
+        gpu.index = 0
+        gpu.xp = types.SimpleNamespace(
+            cuda=types.SimpleNamespace(Device=lambda i: decimal.localcontext())
+        )
+        CASES["activate"] = lambda: _chunks.activate(gpu)
 
     def inject(fn, k):
         # raise the first time the k-th distinct (code, instruction, event) runs
