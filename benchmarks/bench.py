@@ -1712,11 +1712,18 @@ def merge_results(paths: list[str]) -> dict[str, Any]:
     meta["sizes"] = sizes
     meta["command"] = " ; ".join(pl["meta"]["command"] for pl in payloads)
     meta["seconds"] = sum(pl["meta"]["seconds"] for pl in payloads)
+    # a cell timed again (a later file) replaces the earlier one
+    rows = {
+        (r["op"], r["size"], r["library"]): r for pl in payloads for r in pl["results"]
+    }
+    import_time = next(
+        (t for pl in payloads if (t := pl.get("summary", {}).get("import_time"))), None
+    )
     return {
         "meta": meta,
         "cases": cases,
-        "results": [r for pl in payloads for r in pl["results"]],
-        "summary": summarize(results, libs, device, None),
+        "results": list(rows.values()),
+        "summary": summarize(results, libs, device, import_time),
         "_tables": (results, libs),
     }
 
