@@ -64,6 +64,8 @@ __all__ = ["ABSENT", "build_ops"]
 ABSENT: dict[str, str] = {
     "linalg.eig": "CuPy has no general (non-symmetric) eigensolver before v14",
     "linalg.eigvals": "CuPy has no general (non-symmetric) eigensolver before v14",
+    "index_array": "getitem and setitem check every integer index array themselves "
+    "(check_key), uint64 values beyond intp included",
 }
 
 _inf = float("inf")
