@@ -149,11 +149,7 @@ class LazyArray:
         recursion limit, as it may on the CPU."""
         if self.parent is None:
             return self._arr
-        chain = []
-        h = self
-        while h.parent is not None:
-            chain.append(h)
-            h = h.parent
+        h, chain = self.lineage()
         src = h._arr
         for v in reversed(chain):
             if src is not v._src:
@@ -192,10 +188,18 @@ class LazyArray:
 
     # --- the family: a root and its views (read-only, shared elements) -----
     def root(self) -> LazyArray:
+        return self.lineage()[0]
+
+    def lineage(self) -> tuple[LazyArray, list[LazyArray]]:
+        """The root of this handle's family and the views from this handle up
+        to it, this handle first (none for a root): a walk, not a recursion,
+        since a chain of views may be deeper than the recursion limit."""
+        chain = []
         h = self
         while h.parent is not None:
+            chain.append(h)
             h = h.parent
-        return h
+        return h, chain
 
     def descendants(self) -> list[LazyArray]:
         """This handle and all its live views, theirs too."""
@@ -253,11 +257,7 @@ class LazyArray:
     def region(self) -> list[range] | None:
         """The indices of the root that this handle's elements are, one range
         per axis of the root (None where sizes are data-dependent)."""
-        chain = []
-        h = self
-        while h.parent is not None:
-            chain.append(h)
-            h = h.parent
+        h, chain = self.lineage()
         shape = h.shape
         if None in shape:
             return None
